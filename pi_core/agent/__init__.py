@@ -1,0 +1,5 @@
+"""The agent loop and its cancellation primitives."""
+
+from pi_core.agent.abort import AbortController, AbortError, AbortSignal
+
+__all__ = ["AbortController", "AbortError", "AbortSignal"]

@@ -1,0 +1,107 @@
+"""The `pi` command. Heavy modules are imported inside commands so start-up stays fast."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from pi_core._version import __version__
+
+if TYPE_CHECKING:
+    from pi_core.plugins.manager import PluginManager
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-v", "--version", message="%(version)s")
+def cli() -> None:
+    """pi: a terminal coding agent whose every capability is a plugin."""
+
+
+@cli.command("plugins")
+@click.option(
+    "-e",
+    "--extension",
+    "extensions",
+    multiple=True,
+    metavar="PATH",
+    help="Also load the plugin at PATH (a .py file, a package folder, or a folder of plugins).",
+)
+@click.option("--no-extensions", is_flag=True, help="Skip extension folders and settings paths.")
+@click.option(
+    "--block-plugin",
+    "blocked",
+    multiple=True,
+    metavar="NAME",
+    help="Do not load the plugin (or distribution) NAME.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def plugins_command(
+    extensions: tuple[str, ...], no_extensions: bool, blocked: tuple[str, ...], as_json: bool
+) -> None:
+    """List loaded plugins, where each came from, what it registered, and load errors."""
+    from pi_core.plugins.manager import LoadOptions, load_plugins
+
+    manager = load_plugins(
+        os.getcwd(),
+        LoadOptions(
+            extension_paths=list(extensions), no_extensions=no_extensions, blocked=list(blocked)
+        ),
+    )
+    report = plugin_report(manager)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(format_plugin_report(report))
+
+
+def plugin_report(manager: PluginManager) -> dict[str, Any]:
+    """Describe the loaded plugins, the failures and the diagnostics as plain data."""
+    registry = manager.registry
+    return {
+        "plugins": [
+            {
+                "name": p.name,
+                "source": p.source.describe(),
+                "origin": p.source.origin,
+                "hooks": p.hooks,
+                "registered": {k: v for k, v in p.registrations.summary().items() if v},
+            }
+            for p in manager.plugins
+        ],
+        "errors": [{"name": e.name, "source": e.source, "error": e.error} for e in manager.errors],
+        "diagnostics": [
+            {"level": d.level, "message": d.message}
+            for d in [*manager.diagnostics, *registry.diagnostics]
+        ],
+    }
+
+
+def format_plugin_report(report: dict[str, Any]) -> str:
+    """Render the plugin report for a terminal."""
+    plugins, errors = report["plugins"], report["errors"]
+    lines = [f"{len(plugins)} plugin(s) loaded, {len(errors)} failed"]
+    for plugin in plugins:
+        lines.append("")
+        lines.append(f"  {plugin['name']}  [{plugin['origin']}]  {plugin['source']}")
+        if plugin["hooks"]:
+            lines.append(f"      hooks: {', '.join(plugin['hooks'])}")
+        for kind, names in plugin["registered"].items():
+            shown = [f"/{n}" for n in names] if kind == "commands" else names
+            lines.append(f"      {kind}: {', '.join(shown)}")
+    if errors:
+        lines += ["", "Failed to load:"]
+        for error in errors:
+            lines.append(f"  {error['name']}  {error['source']}")
+            lines.append(f"      {error['error']}")
+    if report["diagnostics"]:
+        lines += ["", "Notes:"]
+        lines += [f"  {d['level']}: {d['message']}" for d in report["diagnostics"]]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="pi")

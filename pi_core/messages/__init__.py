@@ -1,0 +1,53 @@
+"""Message and content types, compatible with pi's JSON."""
+
+from pi_core.messages.agent import (
+    AgentMessage,
+    BashExecutionMessage,
+    BranchSummaryMessage,
+    CompactionSummaryMessage,
+    CustomMessage,
+    parse_agent_message,
+)
+from pi_core.messages.base import WireModel
+from pi_core.messages.content import (
+    AssistantContent,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    UserContent,
+)
+from pi_core.messages.llm import (
+    AssistantMessage,
+    Cost,
+    StopReason,
+    ToolResultMessage,
+    Usage,
+    UserMessage,
+    now_ms,
+)
+from pi_core.messages.stream import AssistantMessageEvent
+
+__all__ = [
+    "AgentMessage",
+    "AssistantContent",
+    "AssistantMessage",
+    "AssistantMessageEvent",
+    "BashExecutionMessage",
+    "BranchSummaryMessage",
+    "CompactionSummaryMessage",
+    "Cost",
+    "CustomMessage",
+    "ImageContent",
+    "StopReason",
+    "TextContent",
+    "ThinkingContent",
+    "ToolCall",
+    "ToolResultMessage",
+    "Usage",
+    "UserContent",
+    "UserMessage",
+    "WireModel",
+    "now_ms",
+    "parse_agent_message",
+]

@@ -1,0 +1,29 @@
+"""The base of every wire-format model: snake_case in Python, pi's camelCase in JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class WireModel(BaseModel):
+    """A model that reads and writes pi's camelCase JSON and keeps fields it does not know."""
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        arbitrary_types_allowed=True,
+    )
+
+    def to_wire(self) -> dict[str, Any]:
+        """Return the JSON-ready dict in pi's field names, leaving out unset optional fields."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class StrictWireModel(WireModel):
+    """A wire model that rejects unknown fields (results returned by plugins)."""
+
+    model_config = ConfigDict(extra="forbid")

@@ -1,0 +1,75 @@
+"""The three messages an LLM sees: user, assistant and tool result, with usage and cost."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from pydantic import Field
+
+from pi_core.messages.base import WireModel
+from pi_core.messages.content import AssistantContent, UserContent
+
+StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
+
+
+def now_ms() -> int:
+    """Return the current time in milliseconds since the epoch, as pi stamps messages."""
+    return int(time.time() * 1000)
+
+
+class Cost(WireModel):
+    """Dollar cost of one response, split like the token counts."""
+
+    input: float = 0.0
+    output: float = 0.0
+    cache_read: float = 0.0
+    cache_write: float = 0.0
+    total: float = 0.0
+
+
+class Usage(WireModel):
+    """Token counts of one response and what they cost."""
+
+    input: int = 0
+    output: int = 0
+    cache_read: int = 0
+    cache_write: int = 0
+    total_tokens: int = 0
+    cost: Cost = Field(default_factory=Cost)
+
+
+class UserMessage(WireModel):
+    """A message from the user: plain text or a list of text and image blocks."""
+
+    role: Literal["user"] = "user"
+    content: str | list[UserContent]
+    timestamp: int = Field(default_factory=now_ms)
+
+
+class AssistantMessage(WireModel):
+    """A model's response with the provider that produced it and why it stopped."""
+
+    role: Literal["assistant"] = "assistant"
+    content: list[AssistantContent] = Field(default_factory=list)
+    api: str = ""
+    provider: str = ""
+    model: str = ""
+    response_model: str | None = None
+    response_id: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    stop_reason: StopReason = "stop"
+    error_message: str | None = None
+    timestamp: int = Field(default_factory=now_ms)
+
+
+class ToolResultMessage(WireModel):
+    """The outcome of one tool call, fed back to the model."""
+
+    role: Literal["toolResult"] = "toolResult"
+    tool_call_id: str
+    tool_name: str
+    content: list[UserContent] = Field(default_factory=list)
+    details: Any = None
+    is_error: bool = False
+    timestamp: int = Field(default_factory=now_ms)

@@ -1,0 +1,1 @@
+"""Plugin discovery, loading, registration, dispatch and the runtime context."""

@@ -1,0 +1,246 @@
+"""`ctx`: what hooks, tools and commands receive to reach the session, the UI and each other."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pi_core.plugins.runtime import PluginRuntime
+
+if TYPE_CHECKING:
+    from pi_core.agent.abort import AbortSignal
+    from pi_core.ai.model import Model
+    from pi_core.plugins.event_bus import EventBus
+    from pi_core.plugins.ui import ExtensionUI
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """The outcome of `ctx.exec`."""
+
+    stdout: str
+    stderr: str
+    code: int
+    killed: bool = False
+
+
+class ExtensionContext:
+    """The runtime context of event hooks and tools; actions work once the session is bound."""
+
+    def __init__(self, runtime: PluginRuntime) -> None:
+        self._runtime = runtime
+
+    # --- always available ------------------------------------------------------------------
+
+    @property
+    def ui(self) -> ExtensionUI:
+        """Return the UI (a no-op one in print mode and the SDK)."""
+        return self._runtime.ui
+
+    @property
+    def has_ui(self) -> bool:
+        """Return whether a real UI is attached (False in print and RPC-less headless use)."""
+        return self._runtime.ui.has_ui
+
+    @property
+    def cwd(self) -> str:
+        """Return the session's working directory."""
+        return self._runtime.cwd
+
+    @property
+    def events(self) -> EventBus:
+        """Return the bus plugins share to talk to each other."""
+        return self._runtime.events
+
+    @property
+    def session(self) -> Any:
+        """Return the read-only session manager (None until a session exists)."""
+        return self._runtime.session
+
+    @property
+    def model_registry(self) -> Any:
+        """Return the model registry (None until providers are set up)."""
+        return self._runtime.model_registry
+
+    @property
+    def model(self) -> Model | None:
+        """Return the current model (None while loading or when none is selected)."""
+        if not self._runtime.bound:
+            return None
+        model: Model | None = self._runtime.actions.get_model()
+        return model
+
+    def get_flag(self, name: str) -> bool | str | None:
+        """Return the value of a flag registered through `register_flags`."""
+        return self._runtime.flag_values.get(name)
+
+    async def exec(
+        self,
+        command: str,
+        args: list[str] | None = None,
+        *,
+        cwd: str | None = None,
+        timeout: float | None = None,
+        signal: AbortSignal | None = None,
+    ) -> ExecResult:
+        """Run a program (not through a shell) and return its output and exit code."""
+        process = await asyncio.create_subprocess_exec(
+            command,
+            *(args or []),
+            cwd=cwd or self.cwd,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=os.environ.copy(),
+        )
+        remove = signal.add_listener(process.kill) if signal is not None else None
+        killed = False
+        try:
+            stdout, stderr = await asyncio.wait_for(process.communicate(), timeout)
+        except TimeoutError:
+            process.kill()
+            killed = True
+            stdout, stderr = await process.communicate()
+        finally:
+            if remove is not None:
+                remove()
+        killed = killed or bool(signal and signal.aborted)
+        return ExecResult(
+            stdout=stdout.decode(errors="replace"),
+            stderr=stderr.decode(errors="replace"),
+            code=process.returncode if process.returncode is not None else -1,
+            killed=killed,
+        )
+
+    # --- state of the agent (need a bound session) ----------------------------------------
+
+    def is_idle(self) -> bool:
+        """Return whether the agent is not streaming."""
+        return bool(self._runtime.actions.is_idle())
+
+    def abort(self) -> None:
+        """Abort the current agent run."""
+        self._runtime.actions.abort()
+
+    def has_pending_messages(self) -> bool:
+        """Return whether steering or follow-up messages are queued."""
+        return bool(self._runtime.actions.has_pending_messages())
+
+    def shutdown(self) -> None:
+        """Ask pi to shut down gracefully."""
+        self._runtime.actions.shutdown()
+
+    def get_context_usage(self) -> Any:
+        """Return `{tokens, context_window, percent}` for the current context, or None."""
+        return self._runtime.actions.get_context_usage()
+
+    def compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        on_complete: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        """Start a compaction without waiting for it."""
+        self._runtime.actions.compact(
+            custom_instructions, on_complete=on_complete, on_error=on_error
+        )
+
+    def get_system_prompt(self) -> str:
+        """Return the system prompt in effect."""
+        return str(self._runtime.actions.get_system_prompt())
+
+    # --- actions (need a bound session) ---------------------------------------------------
+
+    def send_message(
+        self, message: Any, *, trigger_turn: bool = False, deliver_as: str | None = None
+    ) -> None:
+        """Add a custom message; `deliver_as` is "steer", "followUp" or "nextTurn"."""
+        self._runtime.actions.send_message(
+            message, trigger_turn=trigger_turn, deliver_as=deliver_as
+        )
+
+    def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
+        """Send a message as if the user typed it; `deliver_as` is "steer" or "followUp"."""
+        self._runtime.actions.send_user_message(content, deliver_as=deliver_as)
+
+    def append_entry(self, custom_type: str, data: Any = None) -> None:
+        """Store plugin state in the session (never sent to the LLM)."""
+        self._runtime.actions.append_entry(custom_type, data)
+
+    def set_session_name(self, name: str) -> None:
+        """Set the session's display name."""
+        self._runtime.actions.set_session_name(name)
+
+    def get_session_name(self) -> str | None:
+        """Return the session's display name."""
+        name: str | None = self._runtime.actions.get_session_name()
+        return name
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Bookmark an entry (None removes the label)."""
+        self._runtime.actions.set_label(entry_id, label)
+
+    def get_active_tools(self) -> list[str]:
+        """Return the names of the tools the LLM can call now."""
+        return list(self._runtime.actions.get_active_tools())
+
+    def get_all_tools(self) -> list[Any]:
+        """Return every registered tool's name and description."""
+        return list(self._runtime.actions.get_all_tools())
+
+    def set_active_tools(self, names: list[str]) -> None:
+        """Choose which tools the LLM can call (the system prompt is rebuilt)."""
+        self._runtime.actions.set_active_tools(names)
+
+    def get_commands(self) -> list[Any]:
+        """Return the slash commands available (plugins, templates, skills)."""
+        return list(self._runtime.actions.get_commands())
+
+    async def set_model(self, model: Model) -> bool:
+        """Switch model; False if it has no API key."""
+        return bool(await self._runtime.actions.set_model(model))
+
+    def get_thinking_level(self) -> str:
+        """Return the current thinking level."""
+        return str(self._runtime.actions.get_thinking_level())
+
+    def set_thinking_level(self, level: str) -> None:
+        """Set the thinking level."""
+        self._runtime.actions.set_thinking_level(level)
+
+
+class CommandContext(ExtensionContext):
+    """The context of slash-command handlers: adds session control a user may trigger."""
+
+    async def wait_for_idle(self) -> None:
+        """Wait until the agent stops streaming."""
+        await self._runtime.command_actions.wait_for_idle()
+
+    async def new_session(self, **options: Any) -> dict[str, bool]:
+        """Start a new session; returns `{cancelled}`."""
+        result: dict[str, bool] = await self._runtime.command_actions.new_session(**options)
+        return result
+
+    async def fork(self, entry_id: str) -> dict[str, bool]:
+        """Fork from an entry into a new session file; returns `{cancelled}`."""
+        result: dict[str, bool] = await self._runtime.command_actions.fork(entry_id)
+        return result
+
+    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, bool]:
+        """Move to another point in the session tree; returns `{cancelled}`."""
+        result: dict[str, bool] = await self._runtime.command_actions.navigate_tree(
+            target_id, **options
+        )
+        return result
+
+    async def switch_session(self, session_path: str) -> dict[str, bool]:
+        """Switch to another session file; returns `{cancelled}`."""
+        result: dict[str, bool] = await self._runtime.command_actions.switch_session(session_path)
+        return result
+
+    async def reload(self) -> None:
+        """Reload plugins, skills, prompts and themes."""
+        await self._runtime.command_actions.reload()

@@ -1,0 +1,243 @@
+"""The plugin manager: discover, import, validate, register, and hand out the dispatcher."""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from pi_core import hookspecs
+from pi_core.config.paths import agent_dir as default_agent_dir
+from pi_core.config.settings_file import read_plugin_settings
+from pi_core.plugins.context import CommandContext, ExtensionContext
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.plugins.errors import Diagnostic, PluginLoadError
+from pi_core.plugins.loader import import_plugin
+from pi_core.plugins.registry import PluginRegistrations, Registry
+from pi_core.plugins.runtime import PluginRuntime
+from pi_core.plugins.sources import Origin, PluginSource, discover
+from pi_core.plugins.ui import ExtensionUI
+
+
+class PluginRejected(Exception):
+    """A plugin object that pluggy would accept but pi cannot run (bad hook name, wrapper)."""
+
+
+@dataclass
+class LoadedPlugin:
+    """A plugin that loaded: where it came from, its hooks, and what it registered."""
+
+    name: str
+    key: str
+    source: PluginSource
+    obj: Any
+    hooks: list[str]
+    registrations: PluginRegistrations
+
+
+@dataclass
+class LoadOptions:
+    """Which plugins to load, mirroring the CLI: `-e` paths, `--no-extensions`, blocked names."""
+
+    extension_paths: list[str] = field(default_factory=list)
+    no_extensions: bool = False
+    installed: bool = True
+    blocked: list[str] = field(default_factory=list)
+
+
+class PluginManager:
+    """Owns the pluggy manager, the loaded plugins, their registrations and the dispatcher."""
+
+    def __init__(
+        self, cwd: str | Path, *, agent_dir: Path | None = None, ui: ExtensionUI | None = None
+    ) -> None:
+        self.cwd = Path(cwd).resolve()
+        self.agent_dir = agent_dir or default_agent_dir()
+        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm.add_hookspecs(hookspecs)
+        self.runtime = PluginRuntime(str(self.cwd), ui, self._report_bus_error)
+        self.ctx = ExtensionContext(self.runtime)
+        self.command_ctx = CommandContext(self.runtime)
+        self.plugins: list[LoadedPlugin] = []
+        self.errors: list[PluginLoadError] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.blocked: set[str] = set()
+        self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
+        self._registry: Registry | None = None
+
+    # --- loading --------------------------------------------------------------------------
+
+    def load(self, options: LoadOptions | None = None) -> None:
+        """Discover and load every plugin in order; failures are recorded, never raised."""
+        options = options or LoadOptions()
+        settings = read_plugin_settings(self.cwd, self.agent_dir)
+        for message in settings.errors:
+            self.diagnostics.append(Diagnostic(message, level="error"))
+        self.blocked.update(settings.blocked, options.blocked)
+        found = discover(
+            cwd=self.cwd,
+            agent_dir=self.agent_dir,
+            settings_paths=settings.extension_paths,
+            cli_paths=[Path(p).expanduser() for p in options.extension_paths],
+            installed=options.installed,
+            extensions=not options.no_extensions,
+        )
+        self.diagnostics.extend(found.diagnostics)
+        self.errors.extend(found.errors)
+        for source in found.sources:
+            self.load_source(source)
+
+    def load_source(self, source: PluginSource) -> LoadedPlugin | None:
+        """Import, validate and register one plugin; record an error and return None on failure."""
+        if source.name in self.blocked or (source.distribution or "") in self.blocked:
+            self.diagnostics.append(
+                Diagnostic(f"plugin {source.name!r} is blocked", source.describe(), "info")
+            )
+            return None
+        try:
+            obj = import_plugin(source)
+        except BaseException as error:
+            if isinstance(error, KeyboardInterrupt):
+                raise
+            self._fail(source, error)
+            return None
+        return self.register(obj, source)
+
+    def register(self, obj: Any, source: PluginSource) -> LoadedPlugin | None:
+        """Register an imported plugin object and run its registration hooks."""
+        key = self._unique_key(source)
+        try:
+            self._check_hookimpls(obj)
+            self.pm.register(obj, name=key)
+        except Exception as error:
+            self._fail(source, error)
+            return None
+        registrations = PluginRegistrations(key)
+        try:
+            self._run_registration_hooks(obj, registrations)
+        except Exception as error:
+            self.pm.unregister(obj)
+            self._fail(source, error)
+            return None
+        hooks = sorted(
+            caller.name
+            for caller in self.pm.get_hookcallers(obj) or []
+            if caller.name in hookspecs.EVENT_HOOKS
+        )
+        plugin = LoadedPlugin(source.name, key, source, obj, hooks, registrations)
+        self.plugins.append(plugin)
+        self._registry = None
+        return plugin
+
+    def register_inline(self, obj: Any, name: str) -> LoadedPlugin | None:
+        """Register a plugin object given in code (the SDK, tests)."""
+        return self.register(obj, PluginSource(name, "inline", "sdk"))
+
+    # --- what was loaded ------------------------------------------------------------------
+
+    @property
+    def registry(self) -> Registry:
+        """Return the merged registrations of all loaded plugins."""
+        if self._registry is None:
+            self._registry = Registry.merge([p.registrations for p in self.plugins])
+            for flag in self._registry.flags.values():
+                self.runtime.flag_values.setdefault(flag.name, flag.default)
+        return self._registry
+
+    def describe(self, key: str) -> str:
+        """Return where the plugin registered as `key` came from."""
+        for plugin in self.plugins:
+            if plugin.key == key:
+                return plugin.source.describe()
+        return key
+
+    def bind(self, actions: Any, command_actions: Any = None) -> None:
+        """Bind the session: plugin actions work from now on, and providers are applied."""
+        self.runtime.bind(actions, command_actions)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _unique_key(self, source: PluginSource) -> str:
+        if source.kind in ("file", "package") and source.path is not None:
+            return str(source.path)
+        key, n = source.name, 2
+        while self.pm.has_plugin(key):
+            key, n = f"{source.name}#{n}", n + 1
+        return key
+
+    def _check_hookimpls(self, obj: Any) -> None:
+        known = set(hookspecs.EVENT_HOOKS) | set(hookspecs.REGISTRATION_HOOKS)
+        for attr in dir(obj):
+            try:
+                opts = self.pm.parse_hookimpl_opts(obj, attr)
+            except Exception:
+                continue
+            if opts is None:
+                continue
+            hook = opts.get("specname") or attr
+            if hook not in known:
+                close = difflib.get_close_matches(hook, sorted(known), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise PluginRejected(f"hookimpl {attr!r} matches no pi hook{hint}")
+            if opts.get("wrapper") or opts.get("hookwrapper"):
+                raise PluginRejected(
+                    f"hookimpl {attr!r}: wrapper impls are not supported for pi hooks"
+                )
+
+    def _run_registration_hooks(self, obj: Any, registrations: PluginRegistrations) -> None:
+        for caller in self.pm.get_hookcallers(obj) or []:
+            if caller.name not in hookspecs.REGISTRATION_HOOKS:
+                continue
+            for impl in caller.get_hookimpls():
+                if impl.plugin is not obj:
+                    continue
+                values = {"register": registrations.register_fn(caller.name), "ctx": self.ctx}
+                result = impl.function(*[values[name] for name in impl.argnames])
+                if inspect.isawaitable(result):
+                    if inspect.iscoroutine(result):
+                        result.close()
+                    raise TypeError(f"{caller.name} must be a plain def, not async def")
+
+    def _fail(self, source: PluginSource, error: BaseException) -> None:
+        self.errors.append(
+            PluginLoadError(
+                name=source.name,
+                source=source.describe(),
+                error=_describe_error(error),
+                traceback="".join(traceback.format_exception(error)),
+            )
+        )
+
+    def _report_bus_error(self, channel: str, error: BaseException) -> None:
+        self.dispatcher.publish_error("", "", f"events:{channel}", error)
+
+
+def _describe_error(error: BaseException) -> str:
+    if isinstance(error, SyntaxError):
+        where = (
+            f"{error.filename}, line {error.lineno}" if error.filename else f"line {error.lineno}"
+        )
+        return f"SyntaxError: {error.msg} ({where})"
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def load_plugins(
+    cwd: str | Path,
+    options: LoadOptions | None = None,
+    *,
+    agent_dir: Path | None = None,
+    ui: ExtensionUI | None = None,
+) -> PluginManager:
+    """Create a PluginManager for `cwd` and load every plugin the options allow."""
+    manager = PluginManager(cwd, agent_dir=agent_dir, ui=ui)
+    manager.load(options)
+    return manager
+
+
+__all__ = ["LoadOptions", "LoadedPlugin", "Origin", "PluginManager", "load_plugins"]
