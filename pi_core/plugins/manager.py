@@ -156,8 +156,12 @@ class PluginManager:
                 return plugin.source.describe()
         return key
 
-    def bind(self, actions: Any, command_actions: Any = None) -> None:
-        """Bind the session: plugin actions work from now on, and providers are applied."""
+    def bind(self, actions: Any, command_actions: Any = None, model_registry: Any = None) -> None:
+        """Bind the session: plugin actions work from now on; registered providers are applied."""
+        if model_registry is not None:
+            self.runtime.model_registry = model_registry
+            for provider in self.registry.providers:
+                model_registry.register_provider(provider.name, provider.config)
         self.runtime.bind(actions, command_actions)
 
     # --- internals ------------------------------------------------------------------------

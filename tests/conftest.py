@@ -1,0 +1,42 @@
+"""Shared fixtures: an isolated agent directory and a plugin manager with nothing loaded."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_core.plugins.manager import PluginManager
+
+
+@pytest.fixture(autouse=True)
+def isolated_agent_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point PI_CODING_AGENT_DIR at an empty folder so no test reads the user's ~/.pi."""
+    agent = tmp_path / "agent"
+    agent.mkdir()
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    yield agent
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty project folder to use as cwd."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def manager(project: Path, isolated_agent_dir: Path) -> PluginManager:
+    """A plugin manager for `project` with no plugins loaded yet."""
+    return PluginManager(project, agent_dir=isolated_agent_dir)
+
+
+@pytest.fixture(scope="session")
+def pi_bin() -> str:
+    """The `pi` console script installed next to this interpreter: what a user runs."""
+    script = Path(sys.executable).with_name("pi")
+    assert script.exists(), f"`pi` is not installed next to {sys.executable}; install the project"
+    return str(script)
