@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,3 +41,24 @@ def pi_bin() -> str:
     script = Path(sys.executable).with_name("pi")
     assert script.exists(), f"`pi` is not installed next to {sys.executable}; install the project"
     return str(script)
+
+
+def pip_install_target(source: Path, target: Path) -> Path:
+    """pip-install the distribution at `source` into `target` (offline, no dependencies)."""
+    subprocess.run(
+        [
+            sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+            "--no-build-isolation", "--no-index", "--target", str(target), str(source),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    return target
+
+
+@pytest.fixture(scope="session")
+def pip_install() -> Callable[[Path, Path], Path]:
+    """Build and install a distribution folder into a private target folder."""
+    return pip_install_target

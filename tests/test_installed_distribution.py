@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from textwrap import dedent
 
@@ -53,25 +54,16 @@ print(json.dumps({"text": result.text, "commands": sorted(manager.registry.comma
 
 
 @pytest.fixture(scope="module")
-def installed_target(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed_target(
+    tmp_path_factory: pytest.TempPathFactory, pip_install: Callable[[Path, Path], Path]
+) -> Path:
     """Build the distribution and pip-install it into a private target folder."""
     root = tmp_path_factory.mktemp("dist")
     (root / "pyproject.toml").write_text(dedent(PYPROJECT))
     package = root / "src" / "pi_plugin_shout"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text(dedent(MODULE))
-    target = root / "site"
-    subprocess.run(
-        [
-            sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-            "--no-build-isolation", "--no-index", "--target", str(target), str(root),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )  # fmt: skip
-    return target
+    return pip_install(root, root / "site")
 
 
 def env_with(target: Path) -> dict[str, str]:

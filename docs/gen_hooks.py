@@ -1,0 +1,166 @@
+"""Write the hook reference (docs/hooks.md) from pi_core/hookspecs.py and the event models.
+
+python docs/gen_hooks.py            rewrite docs/hooks.md
+python docs/gen_hooks.py --check    exit 1 if docs/hooks.md is out of date
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+import pi_core.events as events
+from pi_core import hookspecs
+
+OUT = Path(__file__).with_name("hooks.md")
+
+# ruff: noqa: E501 - the markdown table rows below are kept on one line each
+
+INTRO = """# Hook reference
+
+Every hook pi calls, generated from `pi_core/hookspecs.py` (run `python docs/gen_hooks.py` after
+changing a hook). Implement a hook with `@hookimpl` on a function of the same name in your plugin
+module; take any subset of its arguments, as `def` or `async def`.
+
+## How results combine
+
+| semantics | rule |
+|---|---|
+| notify | every impl runs; results are ignored; an exception is reported to the error listeners and the next impl runs |
+| cancel | a result with `cancel=True` stops the walk; otherwise the last non-None result stands |
+| block | the first result with `block=True` stops the walk and the tool does not run; an exception in an impl also blocks (fail closed) |
+| chain | each impl sees what the previous one produced |
+| first | the first non-None result wins |
+| aggregate | all results are merged, each path tagged with the plugin that gave it |
+
+Results may be the result model or a plain dict in either spelling (`systemPrompt` or
+`system_prompt`); anything else is reported as an error of that plugin (and, for `tool_call`,
+blocks the tool).
+
+## Order
+
+Impls run in pluggy's call order: impls marked `@hookimpl(tryfirst=True)` first, then the others
+with the most recently loaded plugin first, then `@hookimpl(trylast=True)` impls. Plugins load in
+this order: installed distributions (sorted by distribution, then entry-point name), the global
+extension folder, the project extension folder, settings paths, `-e` paths. So a project plugin's
+`tool_call` runs before a globally installed one's, and the default compaction (a `trylast` impl)
+runs after every other `session_before_compact` impl, so theirs wins unless it cancels.
+
+## Context
+
+Every event hook gets `ctx`, an `ExtensionContext`: `ui`, `has_ui`, `cwd`, `events`, `session`,
+`model_registry`, `model`, `get_flag()`, `exec()` work at any time; `is_idle()`, `abort()`,
+`has_pending_messages()`, `shutdown()`, `get_context_usage()`, `compact()`, `get_system_prompt()`,
+`send_message()`, `send_user_message()`, `append_entry()`, `set_session_name()`,
+`get_session_name()`, `set_label()`, `get_active_tools()`, `get_all_tools()`, `set_active_tools()`,
+`get_commands()`, `set_model()`, `get_thinking_level()` and `set_thinking_level()` raise
+`PluginActionError` while plugins load and work once the session is bound. Command handlers get a
+`CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
+`switch_session()` and `reload()`.
+"""
+
+
+VARIANTS = (
+    "`{0}` is one of `Bash{0}`, `Read{0}`, `Edit{0}`, `Write{0}`, `Grep{0}`, `Find{0}`, "
+    "`Ls{0}` and `Custom{0}`; narrow with `isinstance`."
+)
+
+NOTES = {
+    "tool_call": VARIANTS.format("ToolCallEvent")
+    + " For the built-in tools `input` is the tool's parameter model (`BashToolInput`…); "
+    "mutate it in place to change the arguments the tool runs with.",
+    "tool_result": VARIANTS.format("ToolResultEvent")
+    + " `details` is the tool's details model where it has one.",
+    "input": "Return `InputContinue()`, `InputTransform(text=…, images=…)` or `InputHandled()` "
+    '(or the dicts `{"action": "continue"}` and so on).',
+    "user_bash": "`operations` is any object with pi's bash operations; `result` is a "
+    "`BashResult(output, exit_code, cancelled, truncated, full_output_path)`.",
+}
+
+
+def _type_name(annotation: Any) -> str:
+    text = repr(annotation) if not isinstance(annotation, type) else annotation.__name__
+    for prefix in ("typing.", "pi_core.", "collections.abc."):
+        text = text.replace(prefix, "")
+    return text.replace("NoneType", "None")
+
+
+def _fields(model: type[BaseModel]) -> list[str]:
+    lines = []
+    for name, field in model.model_fields.items():
+        if name == "type":
+            continue
+        alias = field.alias or name
+        spelled = name if alias == name else f"{name}` / `{alias}"
+        lines.append(f"  - `{spelled}`: {_type_name(field.annotation)}")
+    return lines
+
+
+def _model(name: str) -> type[BaseModel] | None:
+    model = getattr(events, name, None)
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
+
+
+def _spec_section(name: str) -> list[str]:
+    spec = getattr(hookspecs, name)
+    doc = inspect.getdoc(spec) or ""
+    signature = inspect.signature(spec)
+    lines = [f"### `{name}`", "", doc, ""]
+    arg = signature.parameters.get("event")
+    if arg is not None:
+        event_model = _model(str(arg.annotation))
+        lines.append(f"- event: `{arg.annotation}`")
+        if event_model is not None:
+            lines += _fields(event_model)
+    result = str(signature.return_annotation)
+    if result not in ("None", "Any"):
+        result_name = result.replace(" | None", "")
+        lines.append(f"- result: `{result}`")
+        result_model = _model(result_name)
+        if result_model is not None:
+            lines += _fields(result_model)
+    elif result == "Any":
+        lines.append("- result: the replacement value, or None")
+    if name in NOTES:
+        lines += ["", NOTES[name]]
+    if lines[-1] != "":
+        lines.append("")
+    return lines
+
+
+def render() -> str:
+    """Return the full text of docs/hooks.md."""
+    lines = [INTRO, "## Registration hooks", ""]
+    lines.append("Called once per plugin while it loads, with `register` and `ctx`.")
+    lines.append("")
+    for name in hookspecs.REGISTRATION_HOOKS:
+        lines += _spec_section(name)
+    groups: dict[str, list[str]] = {}
+    for name, semantics in hookspecs.EVENT_HOOKS.items():
+        groups.setdefault(semantics, []).append(name)
+    lines += ["## Event hooks", ""]
+    lines += ["| hook | semantics |", "|---|---|"]
+    lines += [f"| `{n}` | {s} |" for n, s in hookspecs.EVENT_HOOKS.items()]
+    lines.append("")
+    for name in hookspecs.EVENT_HOOKS:
+        lines += _spec_section(name)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main() -> int:
+    text = render()
+    if "--check" in sys.argv:
+        if OUT.read_text() != text:
+            print(f"{OUT} is out of date: run python docs/gen_hooks.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
