@@ -95,7 +95,7 @@ def format_plugin_report(report: dict[str, Any]) -> str:
         lines += ["", "Failed to load:"]
         for error in errors:
             lines.append(f"  {error['name']}  {error['source']}")
-            lines.append(f"      {error['error']}")
+            lines += [f"      {line}" for line in error["error"].splitlines()]
     if report["diagnostics"]:
         lines += ["", "Notes:"]
         lines += [f"  {d['level']}: {d['message']}" for d in report["diagnostics"]]

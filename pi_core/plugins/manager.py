@@ -192,6 +192,21 @@ class PluginManager:
                 raise PluginRejected(
                     f"hookimpl {attr!r}: wrapper impls are not supported for pi hooks"
                 )
+            self._check_arguments(hook, getattr(obj, attr))
+
+    def _check_arguments(self, hook: str, function: Any) -> None:
+        offered = getattr(self.pm.hook, hook).spec.argnames
+        try:
+            parameters = inspect.signature(function).parameters
+        except (TypeError, ValueError):
+            return
+        unknown = [name for name in parameters if name not in offered]
+        if unknown:
+            raise PluginRejected(
+                f"hookimpl {hook}({', '.join(parameters)}) asks for "
+                f"{', '.join(repr(n) for n in unknown)}, but {hook} only offers "
+                f"({', '.join(offered)})"
+            )
 
     def _run_registration_hooks(self, obj: Any, registrations: PluginRegistrations) -> None:
         for caller in self.pm.get_hookcallers(obj) or []:
