@@ -21,11 +21,11 @@ def now_ms() -> int:
 class Cost(WireModel):
     """Dollar cost of one response, split like the token counts."""
 
-    input: float = 0.0
-    output: float = 0.0
-    cache_read: float = 0.0
-    cache_write: float = 0.0
-    total: float = 0.0
+    input: int | float = 0
+    output: int | float = 0
+    cache_read: int | float = 0
+    cache_write: int | float = 0
+    total: int | float = 0
 
 
 class Usage(WireModel):

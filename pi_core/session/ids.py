@@ -1,0 +1,49 @@
+"""Identifiers and timestamps in pi's shapes: 8-hex entry ids, UUIDv7 session ids, ISO times."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from collections.abc import Container
+from datetime import UTC, datetime
+
+
+def new_entry_id(taken: Container[str]) -> str:
+    """Return 8 random hex characters not in `taken` (a full UUID after 100 collisions)."""
+    for _ in range(100):
+        candidate = uuid.uuid4().hex[:8]
+        if candidate not in taken:
+            return candidate
+    return str(uuid.uuid4())
+
+
+def new_session_id() -> str:
+    """Return a UUIDv7 (time-ordered), as pi names sessions."""
+    millis = time.time_ns() // 1_000_000
+    value = (millis & ((1 << 48) - 1)) << 80
+    value |= int.from_bytes(os.urandom(10), "big") & ((1 << 80) - 1)
+    value = (value & ~(0xF << 76)) | (0x7 << 76)  # version 7
+    value = (value & ~(0x3 << 62)) | (0x2 << 62)  # RFC 4122 variant
+    return str(uuid.UUID(int=value))
+
+
+def iso_now() -> str:
+    """Return the current UTC time as JavaScript's toISOString() writes it."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def iso_to_ms(timestamp: str) -> int:
+    """Convert an ISO timestamp to milliseconds since the epoch (0 if unreadable)."""
+    try:
+        parsed = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except (ValueError, AttributeError):
+        return 0
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    return int(parsed.timestamp() * 1000)
+
+
+def file_timestamp(iso: str) -> str:
+    """Turn an ISO timestamp into the file-name prefix pi uses (`:` and `.` become `-`)."""
+    return iso.replace(":", "-").replace(".", "-")

@@ -1,0 +1,132 @@
+"""Reading and writing session JSONL: tolerant reads, one-write appends, atomic rewrites.
+
+Concurrent appends: every entry is one `write()` of a whole line on a descriptor opened with
+O_APPEND, taken under an exclusive `flock`, so two processes appending to one file never
+interleave half-lines.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+RawEntry = dict[str, Any]
+
+
+class SessionFileError(ValueError):
+    """A file that cannot be used as a session (not a session file, unreadable)."""
+
+
+@dataclass
+class ReadResult:
+    """The entries of a session file and what was skipped on the way."""
+
+    entries: list[RawEntry] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    skipped_lines: int = 0
+    ends_mid_line: bool = False
+
+
+def dumps(entry: RawEntry) -> str:
+    """Serialize an entry the way JSON.stringify does (compact, non-ASCII kept)."""
+    try:
+        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: escape them, as JSON.stringify does
+        text = json.dumps(entry, ensure_ascii=True, separators=(",", ":"))
+    return text
+
+
+def read_session_file(path: Path) -> ReadResult:
+    """Parse every line; skip malformed ones with a warning; require a session header first."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise SessionFileError(f"cannot read session file {path}: {error.strerror}") from None
+    result = ReadResult(ends_mid_line=bool(data) and not data.endswith(b"\n"))
+    lines = data.split(b"\n")
+    last_index = len(lines) - 1
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            entry = json.loads(raw)
+            if not isinstance(entry, dict):
+                raise ValueError("not a JSON object")
+        except ValueError as error:
+            result.skipped_lines += 1
+            torn = number - 1 == last_index and result.ends_mid_line
+            what = "incomplete last line (interrupted write)" if torn else "malformed line"
+            result.warnings.append(f"{path}:{number}: skipped {what}: {error}")
+            continue
+        result.entries.append(entry)
+    if not result.entries:
+        if data.strip():
+            raise SessionFileError(f"{path} is not a pi session file: no readable line")
+        return result
+    header = result.entries[0]
+    if header.get("type") != "session" or not isinstance(header.get("id"), str):
+        raise SessionFileError(
+            f"{path} is not a pi session file: its first line is not a session header"
+        )
+    return result
+
+
+class Appender:
+    """Appends whole lines to a session file: O_APPEND, one write per call, under flock."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def append(self, lines: list[str]) -> None:
+        """Write the lines (each becomes one line) in a single write; returns once the OS has it."""
+        payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        fd = self._open()
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            if self._ends_mid_line(fd):
+                payload = b"\n" + payload  # never glue a new entry onto a torn line
+            view = memoryview(payload)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Close the file descriptor (a later append reopens it)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def _open(self) -> int:
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        return self._fd
+
+    @staticmethod
+    def _ends_mid_line(fd: int) -> bool:
+        size = os.fstat(fd).st_size
+        return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+
+
+def rewrite_file(path: Path, entries: list[RawEntry]) -> None:
+    """Replace the file's content atomically (temp file + rename) with these entries."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("".join(dumps(entry) + "\n" for entry in entries))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
