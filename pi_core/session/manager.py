@@ -17,8 +17,10 @@ from pi_core.session.ids import file_timestamp, iso_now, new_entry_id, new_sessi
 from pi_core.session.jsonl import (
     Appender,
     RawEntry,
+    ReadResult,
     SessionFileError,
     dumps,
+    gc_paused,
     read_session_file,
     rewrite_file,
 )
@@ -56,6 +58,7 @@ class SessionManager:
         session_dir: Path | None,
         session_file: Path | None,
         persist: bool,
+        _preloaded: ReadResult | None = None,
     ) -> None:
         self.cwd = cwd
         self.session_dir = session_dir
@@ -75,7 +78,7 @@ class SessionManager:
         if persist and session_dir is not None:
             session_dir.mkdir(parents=True, exist_ok=True)
         if session_file is not None:
-            self.set_session_file(session_file)
+            self.set_session_file(session_file, _preloaded)
         else:
             self.new_session()
 
@@ -92,11 +95,10 @@ class SessionManager:
     ) -> SessionManager:
         """Open a session file (migrating it if old); a missing file starts a session there."""
         path = Path(path).expanduser().resolve()
-        header_cwd = None
-        if path.exists():
-            entries = read_session_file(path).entries
-            header_cwd = entries[0].get("cwd") if entries else None
-        return cls(cwd or header_cwd or str(Path.cwd()), session_dir or path.parent, path, True)
+        loaded = read_session_file(path) if path.exists() else None
+        header_cwd = loaded.entries[0].get("cwd") if loaded and loaded.entries else None
+        folder = session_dir or path.parent
+        return cls(cwd or header_cwd or str(Path.cwd()), folder, path, True, loaded)
 
     @classmethod
     def continue_recent(cls, cwd: str, session_dir: Path | None = None) -> SessionManager:
@@ -139,15 +141,15 @@ class SessionManager:
             self.session_file = self.session_dir / name
         return self.session_file
 
-    def set_session_file(self, path: str | Path) -> None:
+    def set_session_file(self, path: str | Path, _preloaded: ReadResult | None = None) -> None:
         """Load a session file; a missing or empty one becomes a new session at that path."""
         self._close()
         path = Path(path).expanduser().resolve()
-        if not path.exists() or path.stat().st_size == 0:
+        result = _preloaded or (read_session_file(path) if path.exists() else None)
+        if result is None or not result.entries:
             self.new_session()
             self.session_file = path
             return
-        result = read_session_file(path)
         self.warnings = list(result.warnings)
         for warning in result.warnings:
             logger.warning(warning)
@@ -355,9 +357,10 @@ class SessionManager:
 
     def build_session_context(self) -> SessionContext:
         """Return the messages, model and thinking level for the LLM at the current leaf."""
-        return build_session_context(
-            self._entries, self._leaf_id, self._by_id, parse_message=self._message_of
-        )
+        with gc_paused():
+            return build_session_context(
+                self._entries, self._leaf_id, self._by_id, parse_message=self._message_of
+            )
 
     def get_header(self) -> SessionHeader:
         """Return the session header."""
