@@ -73,4 +73,7 @@ class ProviderConfig(WireModel):
     headers: dict[str, str] | None = None
     auth_header: bool | None = None
     models: list[ProviderModelConfig] = Field(default_factory=list)
+    api_key_env: list[str] = Field(default_factory=list)
+    """Environment variables that may hold this provider's key, in order of preference."""
     stream: Callable[..., Any] | None = Field(default=None, exclude=True)
+    """The stream function (see `pi_core.ai.protocol.StreamFunction`) for this provider's api."""

@@ -1,0 +1,78 @@
+"""Sorting provider errors: retry it, compact and retry, or give up."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pi_core.messages.llm import AssistantMessage
+
+ErrorKind = Literal["retryable", "context_overflow", "fatal"]
+
+_OVERFLOW = [
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        r"prompt is too long",
+        r"request_too_large",
+        r"input is too long for requested model",
+        r"exceeds the context window",
+        r"input token count.*exceeds the maximum",
+        r"maximum prompt length is \d+",
+        r"reduce the length of the messages",
+        r"maximum context length is \d+ tokens",
+        r"exceeds the limit of \d+",
+        r"exceeds the available context size",
+        r"greater than the context length",
+        r"context window exceeds limit",
+        r"exceeded model token limit",
+        r"too large for model with \d+ maximum context length",
+        r"model_context_window_exceeded",
+        r"prompt too long; exceeded (?:max )?context length",
+        r"context[_ ]length[_ ]exceeded",
+        r"too many tokens",
+        r"token limit exceeded",
+        r"^4(?:00|13)\s*(?:status code)?\s*\(no body\)",
+    )
+]
+_NOT_OVERFLOW = [
+    re.compile(p, re.IGNORECASE)
+    for p in (r"^(Throttling error|Service unavailable):", r"rate limit", r"too many requests")
+]
+_RETRYABLE = re.compile(
+    r"overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|"
+    r"529|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|"
+    r"connection.?refused|connection.?lost|connection.?reset|websocket.?closed|websocket.?error|"
+    r"other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|"
+    r"ended without|http2 request did not get a response|timed? out|timeout|terminated|"
+    r"retry delay",
+    re.IGNORECASE,
+)
+
+
+def is_context_overflow(message: AssistantMessage, context_window: int = 0) -> bool:
+    """Return whether the response says (or shows) that the input did not fit the window."""
+    error = message.error_message or ""
+    says_overflow = any(p.search(error) for p in _OVERFLOW)
+    says_other = any(p.search(error) for p in _NOT_OVERFLOW)
+    if message.stop_reason == "error" and says_overflow and not says_other:
+        return True
+    used = message.usage.input + message.usage.cache_read
+    if context_window and message.stop_reason == "stop" and used > context_window:
+        return True
+    return bool(
+        context_window
+        and message.stop_reason == "length"
+        and message.usage.output == 0
+        and used >= context_window * 0.99
+    )
+
+
+def classify_error(message: AssistantMessage, context_window: int = 0) -> ErrorKind | None:
+    """Classify a failed response; None when it did not fail."""
+    if is_context_overflow(message, context_window):
+        return "context_overflow"
+    if message.stop_reason != "error":
+        return None
+    if message.error_message and _RETRYABLE.search(message.error_message):
+        return "retryable"
+    return "fatal"

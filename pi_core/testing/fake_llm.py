@@ -1,0 +1,178 @@
+"""A loopback HTTP server that answers like an LLM API, from scripted or recorded responses.
+
+Tests queue responses (SSE streams, JSON bodies, errors, connections cut mid-stream) and read
+back the requests the client sent. It binds 127.0.0.1 only and never reaches the network.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class FakeResponse:
+    """One scripted answer: a status, headers and a body sent in chunks."""
+
+    status: int = 200
+    content_type: str = "text/event-stream; charset=utf-8"
+    chunks: list[bytes] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    chunk_delay: float = 0.0
+    cut_after_chunks: int | None = None  # close the connection after this many chunks
+
+    @classmethod
+    def sse(
+        cls, events: list[dict[str, Any] | str], named: bool = False, **kwargs: Any
+    ) -> FakeResponse:
+        """An SSE stream of JSON `data:` events (`named` adds `event: <type>` lines)."""
+        chunks = []
+        for event in events:
+            if isinstance(event, str):
+                chunks.append(f"data: {event}\n\n".encode())
+                continue
+            prefix = f"event: {event['type']}\n" if named else ""
+            chunks.append(f"{prefix}data: {json.dumps(event)}\n\n".encode())
+        return cls(chunks=chunks, **kwargs)
+
+    @classmethod
+    def json_body(cls, body: Any, status: int = 200, **kwargs: Any) -> FakeResponse:
+        """A plain JSON response (also what error responses look like)."""
+        return cls(
+            status=status,
+            content_type="application/json",
+            chunks=[json.dumps(body).encode()],
+            **kwargs,
+        )
+
+    @classmethod
+    def replay(cls, path: Path, **kwargs: Any) -> FakeResponse:
+        """A recorded response, `X.sse` or `X.json`; status and type come from `X.request.json`."""
+        meta_path = path.with_name(path.name.rsplit(".", 1)[0] + ".request.json")
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        body = path.read_bytes()
+        if path.suffix == ".sse":
+            pieces = [p + b"\n\n" for p in body.split(b"\n\n") if p.strip()]
+            content_type = meta.get("content_type", "text/event-stream; charset=utf-8")
+        else:
+            pieces = [body]
+            content_type = meta.get("content_type", "application/json")
+        return cls(
+            status=int(meta.get("status", 200)),
+            content_type=content_type,
+            chunks=pieces,
+            **kwargs,
+        )
+
+
+@dataclass
+class RecordedRequest:
+    """A request the fake server received."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        """Parse the body as JSON."""
+        return json.loads(self.body)
+
+
+class FakeLLMServer:
+    """Serves queued FakeResponses in order on 127.0.0.1; use as a context manager."""
+
+    def __init__(self) -> None:
+        self.requests: list[RecordedRequest] = []
+        self._queue: deque[FakeResponse] = deque()
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+            def do_GET(self) -> None:
+                self._answer()
+
+            def do_POST(self) -> None:
+                self._answer()
+
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                server._record(self, body)
+                response = server._next()
+                self.send_response(response.status)
+                self.send_header("Content-Type", response.content_type)
+                for name, value in response.headers.items():
+                    self.send_header(name, value)
+                cut = response.cut_after_chunks
+                if cut is None:
+                    self.send_header("Content-Length", str(sum(map(len, response.chunks))))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                for index, chunk in enumerate(response.chunks):
+                    if cut is not None and index >= cut:
+                        break
+                    try:
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                    except (BrokenPipeError, ConnectionResetError):
+                        return
+                    if response.chunk_delay:
+                        time.sleep(response.chunk_delay)
+                self.close_connection = True
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        """Return `http://127.0.0.1:<port>`."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def queue(self, *responses: FakeResponse) -> None:
+        """Add responses to send, in order, one per request."""
+        with self._lock:
+            self._queue.extend(responses)
+
+    def start(self) -> FakeLLMServer:
+        """Start serving in a background thread."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> FakeLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _record(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+        headers = {k.lower(): v for k, v in handler.headers.items()}
+        with self._lock:
+            self.requests.append(RecordedRequest(handler.command, handler.path, headers, body))
+
+    def _next(self) -> FakeResponse:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        return FakeResponse.json_body(
+            {"error": {"message": "fake server: no response queued", "type": "test_error"}},
+            status=500,
+        )
