@@ -56,6 +56,7 @@ class ProviderModelConfig(WireModel):
     name: str = ""
     api: str | None = None
     reasoning: bool = False
+    thinking_level_map: dict[str, Any] | None = None
     input: list[InputKind] = Field(default_factory=_text_only)
     cost: ModelCost = Field(default_factory=ModelCost)
     context_window: int = 128_000

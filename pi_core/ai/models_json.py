@@ -1,0 +1,71 @@
+"""Reading `models.json`: custom providers, overrides of plugin providers, per-model overrides."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from pi_core.ai.model import ModelCost, ProviderModelConfig
+from pi_core.messages.base import WireModel
+
+
+class ModelsJsonError(ValueError):
+    """models.json is unreadable or has a field of the wrong shape; names the path."""
+
+
+class CustomProvider(WireModel):
+    """One provider entry of models.json."""
+
+    base_url: str | None = None
+    api: str | None = None
+    api_key: str | None = None
+    headers: dict[str, str] | None = None
+    auth_header: bool | None = None
+    compat: dict[str, Any] | None = None
+    models: list[ProviderModelConfig] | None = None
+    model_overrides: dict[str, dict[str, Any]] | None = None
+
+
+def read_models_json(path: Path) -> dict[str, CustomProvider]:
+    """Return the providers of models.json ({} if the file does not exist)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise ModelsJsonError(f"{path}: cannot read: {error.strerror}") from None
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except json.JSONDecodeError as error:
+        raise ModelsJsonError(f"{path}:{error.lineno}: invalid JSON: {error.msg}") from None
+    providers = data.get("providers", {}) if isinstance(data, dict) else None
+    if not isinstance(providers, dict):
+        raise ModelsJsonError(f'{path}: expected {{"providers": {{...}}}}')
+    result = {}
+    for name, entry in providers.items():
+        try:
+            result[name] = CustomProvider.model_validate(entry)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ModelsJsonError(f"{path}: provider {name!r}: {where}: {first['msg']}") from None
+    return result
+
+
+def apply_override(model: ProviderModelConfig, override: dict[str, Any]) -> ProviderModelConfig:
+    """Return `model` with the fields of a `modelOverrides` entry applied (cost merged)."""
+    data = model.model_dump(by_alias=True)
+    for key, value in override.items():
+        if key == "cost" and isinstance(value, dict):
+            data["cost"] = {
+                **data["cost"],
+                **ModelCost.model_validate(value).model_dump(by_alias=True, exclude_unset=True),
+            }
+        elif key == "compat" and isinstance(value, dict):
+            data["compat"] = {**(data.get("compat") or {}), **value}
+        else:
+            data[key] = value
+    return ProviderModelConfig.model_validate(data)
