@@ -36,8 +36,8 @@ def registry(tmp_path: Path, models_json: dict[str, Any] | None = None) -> Model
             base_url="https://api.anthropic.com",
             api_key_env=["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
             models=[
-                ProviderModelConfig(id="claude-sonnet-4-5", name="Claude Sonnet 4.5", context_window=200_000),
-                ProviderModelConfig(id="claude-sonnet-4-5-20250929", name="Claude Sonnet 4.5 dated"),
+                ProviderModelConfig(id="claude-sonnet-4-5", name="Sonnet", context_window=200_000),
+                ProviderModelConfig(id="claude-sonnet-4-5-20250929", name="Sonnet dated"),
                 ProviderModelConfig(id="claude-haiku-4-5", name="Claude Haiku 4.5",
                                     cost=ModelCost(input=1, output=5)),
             ],
@@ -108,8 +108,10 @@ def test_models_json_overrides_a_plugin_provider(tmp_path: Path) -> None:
         tmp_path,
         {"providers": {"anthropic": {
             "baseUrl": "http://127.0.0.1:9/proxy",
-            "modelOverrides": {"claude-haiku-4-5": {"name": "Haiku via proxy", "cost": {"output": 7}},
-                               "not-a-model": {"name": "ignored"}},
+            "modelOverrides": {
+                "claude-haiku-4-5": {"name": "Haiku via proxy", "cost": {"output": 7}},
+                "not-a-model": {"name": "ignored"},
+            },
             "models": [{"id": "claude-custom", "contextWindow": 1000}],
         }}},
     )  # fmt: skip
