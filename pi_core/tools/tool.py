@@ -69,6 +69,13 @@ class Tool(Generic[ParamsT]):
         """Return a renderable for the result in the REPL, or None for the default view."""
         return None
 
+    def file_operations(self, params: ParamsT) -> dict[str, list[str]]:
+        """Return the paths this call reads, writes or edits, as {"read"|"written"|"edited": [...]}.
+
+        Compaction lists them in its summary; tools that touch no files return {}.
+        """
+        return {}
+
     def parameters_schema(self) -> dict[str, Any]:
         """Return the JSON schema the LLM sees for this tool's arguments."""
         return tool_parameters_schema(self.parameters)
