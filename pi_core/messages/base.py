@@ -16,6 +16,7 @@ class WireModel(BaseModel):
         populate_by_name=True,
         extra="allow",
         arbitrary_types_allowed=True,
+        defer_build=True,  # build validators on first use: start-up time is a feature
     )
 
     def to_wire(self) -> dict[str, Any]:
