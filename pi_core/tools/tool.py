@@ -49,6 +49,10 @@ class Tool(Generic[ParamsT]):
     label: str
     description: str
     parameters: type[ParamsT]
+    prompt_snippet: str | None = None
+    """One line for the system prompt's tool list; a tool without one is not listed there."""
+    prompt_guidelines: tuple[str, ...] = ()
+    """Guidelines the system prompt adds while this tool is active."""
 
     async def execute(
         self,

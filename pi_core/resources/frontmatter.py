@@ -1,0 +1,62 @@
+"""Splitting a markdown file into its YAML frontmatter and its body, the way pi does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pi_core.resources.yaml_subset import YamlError, parse_yaml
+
+# The characters JavaScript's String.prototype.trim() removes (pi trims bodies with it).
+JS_WHITESPACE = (
+    "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+__all__ = [
+    "FrontmatterError",
+    "js_trim",
+    "parse_frontmatter",
+    "split_frontmatter",
+    "strip_frontmatter",
+]
+
+
+class FrontmatterError(ValueError):
+    """Frontmatter that is not valid YAML; the message names the line and column."""
+
+
+def js_trim(text: str) -> str:
+    """Trim whitespace exactly as JavaScript's `String.prototype.trim` does."""
+    return text.strip(JS_WHITESPACE)
+
+
+def _normalize_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_frontmatter(content: str) -> tuple[str | None, str]:
+    """Return (the YAML text or None, the body); the body is trimmed only after frontmatter."""
+    normalized = _normalize_newlines(content)
+    if not normalized.startswith("---"):
+        return None, normalized
+    end = normalized.find("\n---", 3)
+    if end == -1:
+        return None, normalized
+    return normalized[4:end], js_trim(normalized[end + 4 :])
+
+
+def parse_frontmatter(content: str) -> tuple[dict[str, Any], str]:
+    """Return (frontmatter mapping, body); raise FrontmatterError when the YAML is invalid."""
+    yaml_text, body = split_frontmatter(content)
+    if not yaml_text:
+        return {}, body
+    try:
+        data = parse_yaml(yaml_text)
+    except YamlError as error:
+        raise FrontmatterError(str(error)) from None
+    return (data if isinstance(data, dict) else {}), body
+
+
+def strip_frontmatter(content: str) -> str:
+    """Return the body without its frontmatter (trimmed when frontmatter was present)."""
+    return split_frontmatter(content)[1]
