@@ -1,0 +1,194 @@
+"""The `bash` tool: run a command in the session cwd, stream its output, keep the last part."""
+
+from __future__ import annotations
+
+import signal as signals
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.hookspecs import hookimpl
+from pi_core.messages.content import TextContent
+from pi_core.tools.inputs import BashToolDetails, BashToolInput
+from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot
+from pi_plugin_tools.process import run_in_shell
+from pi_plugin_tools.render import (
+    arg,
+    as_details,
+    new_text,
+    option,
+    style,
+    tail_lines,
+    text_output,
+)
+from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size
+from pi_plugin_tools.updates import ThrottledUpdates
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from pi_core.agent.abort import AbortSignal
+    from pi_core.plugins.context import ExtensionContext
+
+DESCRIPTION = (
+    "Execute a bash command in the current working directory. Returns stdout and stderr. "
+    f"Output is truncated to last {DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB "
+    "(whichever is hit first). If truncated, full output is saved to a temp file. Optionally "
+    "provide a timeout in seconds."
+)
+
+PREVIEW_LINES = 5
+"""Lines of output the collapsed REPL view shows."""
+
+
+class BashError(RuntimeError):
+    """The command failed, timed out or was aborted; the message holds its output and status."""
+
+
+def format_output(
+    snapshot: OutputSnapshot, last_line_bytes: int, empty_text: str = "(no output)"
+) -> tuple[str, BashToolDetails | None]:
+    """Return the text the model sees (with pi's truncation note) and the details."""
+    truncation = snapshot.truncation
+    text = snapshot.content or empty_text
+    if not truncation.truncated:
+        return text, None
+    details = BashToolDetails(truncation=truncation, full_output_path=snapshot.full_output_path)
+    start = truncation.total_lines - truncation.output_lines + 1
+    end = truncation.total_lines
+    path = snapshot.full_output_path
+    if truncation.last_line_partial:
+        text += (
+            f"\n\n[Showing last {format_size(truncation.output_bytes)} of line {end} "
+            f"(line is {format_size(last_line_bytes)}). Full output: {path}]"
+        )
+    elif truncation.truncated_by == "lines":
+        text += (
+            f"\n\n[Showing lines {start}-{end} of {truncation.total_lines}. Full output: {path}]"
+        )
+    else:
+        text += (
+            f"\n\n[Showing lines {start}-{end} of {truncation.total_lines} "
+            f"({format_size(DEFAULT_MAX_BYTES)} limit). Full output: {path}]"
+        )
+    return text, details
+
+
+def _with_status(text: str, status: str) -> str:
+    return f"{text}\n\n{status}" if text else status
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signals.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class BashTool(Tool[BashToolInput]):
+    """Run a bash command; abort or timeout kills its whole process group."""
+
+    name = "bash"
+    label = "bash"
+    description = DESCRIPTION
+    parameters = BashToolInput
+    prompt_snippet = "Execute bash commands (ls, grep, find, etc.)"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: BashToolInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Run `params.command` in the session cwd and return its (tail-truncated) output."""
+        if signal is not None and signal.aborted:
+            raise BashError("Command aborted")  # never start a command once the run is aborted
+        output = OutputAccumulator(temp_file_prefix="pi-bash")
+        updates = ThrottledUpdates(output, on_update)
+        updates.start()
+
+        def on_data(chunk: bytes) -> None:
+            output.append(chunk)
+            updates.schedule()
+
+        def finish() -> OutputSnapshot:
+            output.finish()
+            updates.cancel()
+            updates.emit()
+            snapshot = output.snapshot(persist_if_truncated=True)
+            output.close()
+            return snapshot
+
+        try:
+            outcome = await run_in_shell(params.command, ctx.cwd, on_data, signal, params.timeout)
+        except BaseException:
+            finish()
+            raise
+        finally:
+            updates.cancel()
+        snapshot = finish()
+        if outcome.stopped is not None:
+            text, _ = format_output(snapshot, output.last_line_bytes, empty_text="")
+            if outcome.stopped == "aborted":
+                raise BashError(_with_status(text, "Command aborted"))
+            raise BashError(_with_status(text, f"Command timed out after {params.timeout} seconds"))
+        text, details = format_output(snapshot, output.last_line_bytes)
+        if outcome.signal_number is not None:
+            name = _signal_name(outcome.signal_number)
+            raise BashError(_with_status(text, f"Command was killed by {name}"))
+        if outcome.exit_code not in (0, None):
+            raise BashError(_with_status(text, f"Command exited with code {outcome.exit_code}"))
+        return ToolResult(content=[TextContent(text=text)], details=details)
+
+    def render_call(self, args: BashToolInput, theme: Any) -> Text:
+        """`$ command (timeout Ns)`."""
+        text = new_text()
+        command = arg(args, "command")
+        text.append(
+            f"$ {command if isinstance(command, str) and command else '...'}",
+            style(theme, "toolTitle"),
+        )
+        timeout = arg(args, "timeout")
+        if timeout:
+            text.append(f" (timeout {timeout}s)", style(theme, "muted"))
+        return text
+
+    def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
+        """The last lines of output (all when expanded), then where the full output is."""
+        text = new_text()
+        output = text_output(result).strip()
+        if output:
+            shown, skipped = tail_lines(output, PREVIEW_LINES, option(options, "expanded"))
+            if skipped > 0:
+                text.append(f"... ({skipped} earlier lines)\n", style(theme, "muted"))
+            text.append("\n".join(shown), style(theme, "toolOutput"))
+        warnings: list[str] = []
+        details = as_details(result, BashToolDetails)
+        truncation = details.truncation if details is not None else None
+        if details is not None and details.full_output_path:
+            warnings.append(f"Full output: {details.full_output_path}")
+        if truncation is not None and truncation.truncated:
+            kept, total = truncation.output_lines, truncation.total_lines
+            if truncation.truncated_by == "lines":
+                warnings.append(f"Truncated: showing {kept} of {total} lines")
+            else:
+                warnings.append(
+                    f"Truncated: {truncation.output_lines} lines shown "
+                    f"({format_size(truncation.max_bytes)} limit)"
+                )
+        if warnings:
+            text.append(f"\n[{'. '.join(warnings)}]", style(theme, "warning"))
+        return text
+
+
+def create_tool() -> BashTool:
+    """Return a new `bash` tool."""
+    return BashTool()
+
+
+@hookimpl
+def register_tools(register: Callable[..., None]) -> None:
+    """Register `bash`."""
+    register(create_tool())

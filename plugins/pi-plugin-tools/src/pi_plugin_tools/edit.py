@@ -1,0 +1,209 @@
+"""The `edit` tool: exact (then fuzzy) text replacements, all matched against the original."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.hookspecs import hookimpl
+from pi_core.tools.inputs import EditToolDetails, EditToolInput
+from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_plugin_tools.abort import abortable, check_aborted
+from pi_plugin_tools.edit_diff import (
+    apply_edits,
+    detect_line_ending,
+    normalize_to_lf,
+    restore_line_endings,
+    strip_bom,
+)
+from pi_plugin_tools.files import atomic_write, file_mutation_lock
+from pi_plugin_tools.line_diff import generate_diff_string
+from pi_plugin_tools.paths import resolve_to_cwd
+from pi_plugin_tools.render import (
+    arg,
+    as_details,
+    new_text,
+    option,
+    path_label,
+    style,
+    text_output,
+)
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from pi_core.agent.abort import AbortSignal
+    from pi_core.plugins.context import ExtensionContext
+
+DESCRIPTION = (
+    "Edit a single file using exact text replacement. Every edits[].oldText must match a "
+    "unique, non-overlapping region of the original file. If two changes affect the same block "
+    "or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not "
+    "include large unchanged regions just to connect distant changes."
+)
+
+
+def prepare_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Accept what models really send: `edits` as a JSON string, or a top-level oldText/newText."""
+    args = dict(arguments)
+    if isinstance(args.get("edits"), str):
+        try:
+            parsed = json.loads(args["edits"])
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, list):
+            args["edits"] = parsed
+    old, new = args.get("oldText"), args.get("newText")
+    if not isinstance(old, str) or not isinstance(new, str):
+        return args
+    edits = list(args["edits"]) if isinstance(args.get("edits"), list) else []
+    edits.append({"oldText": old, "newText": new})
+    del args["oldText"], args["newText"]
+    args["edits"] = edits
+    return args
+
+
+def _access_error(raw_path: str, error: OSError) -> Exception:
+    code = errno.errorcode.get(error.errno or 0, str(error.errno))
+    return OSError(f"Could not edit file: {raw_path}. Error code: {code}.")
+
+
+def _read_original(path: str, raw_path: str) -> bytes:
+    if os.path.isdir(path):
+        raise _access_error(raw_path, IsADirectoryError(errno.EISDIR, "is a directory"))
+    if not os.access(path, os.R_OK | os.W_OK):
+        missing: OSError = PermissionError(errno.EACCES, "permission denied")
+        try:
+            os.stat(path)
+        except OSError as error:
+            missing = error
+        raise _access_error(raw_path, missing)
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _decode(raw: bytes, edits: list[tuple[str, str]]) -> str:
+    """Decode the file so that bytes which are not UTF-8 survive the edit untouched.
+
+    They are kept as surrogate escapes. Only when an oldText itself holds U+FFFD (the model
+    copied replacement characters that `read` showed it) is the file decoded as pi does,
+    with invalid bytes turned into U+FFFD, so that such an edit can match.
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    if any("\ufffd" in old for old, _ in edits):
+        return raw.decode("utf-8", "replace")
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _visible(text: str) -> str:
+    """Show bytes that were not UTF-8 as U+FFFD in messages and diffs."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+class EditTool(Tool[EditToolInput]):
+    """Replace exact text in one file; the file is untouched if any edit fails."""
+
+    name = "edit"
+    label = "edit"
+    description = DESCRIPTION
+    parameters = EditToolInput
+    prompt_snippet = (
+        "Make precise file edits with exact text replacement, including multiple disjoint "
+        "edits in one call"
+    )
+    prompt_guidelines = (
+        "Use edit for precise changes (edits[].oldText must match exactly)",
+        "When changing multiple separate locations in one file, use one edit call with multiple "
+        "entries in edits[] instead of multiple edit calls",
+        "Each edits[].oldText is matched against the original file, not after earlier edits are "
+        "applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
+        "Keep edits[].oldText as small as possible while still being unique in the file. Do not "
+        "pad with large unchanged regions.",
+    )
+
+    def validate_arguments(self, arguments: dict[str, Any]) -> EditToolInput:
+        """Repair the argument shapes pi repairs, then validate against the schema."""
+        return super().validate_arguments(prepare_arguments(arguments))
+
+    async def execute(
+        self,
+        call_id: str,
+        params: EditToolInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Apply every edit to the original text and write the file once."""
+        if not params.edits:
+            raise ValueError(
+                "Edit tool input is invalid. edits must contain at least one replacement."
+            )
+        check_aborted(signal)
+        path = resolve_to_cwd(params.path, ctx.cwd)
+        edits = [(e.old_text, e.new_text) for e in params.edits]
+        async with file_mutation_lock(path):
+            check_aborted(signal)
+            raw = await abortable(asyncio.to_thread(_read_original, path, params.path), signal)
+            bom, content = strip_bom(_decode(raw, edits))
+            ending = detect_line_ending(content)
+            base, new = apply_edits(normalize_to_lf(content), edits, params.path)
+            check_aborted(signal)
+            data = (bom + restore_line_endings(new, ending)).encode("utf-8", "surrogateescape")
+            if not await asyncio.to_thread(
+                atomic_write, path, data, lambda: not (signal is not None and signal.aborted)
+            ):
+                check_aborted(signal)  # aborted before the rename: the file is untouched
+        diff, first_changed = generate_diff_string(_visible(base), _visible(new))
+        return ToolResult.text(
+            f"Successfully replaced {len(edits)} block(s) in {params.path}.",
+            details=EditToolDetails(diff=diff, first_changed_line=first_changed),
+        )
+
+    def file_operations(self, params: EditToolInput) -> dict[str, list[str]]:
+        """An edit edits its path."""
+        return {"edited": [params.path]}
+
+    def render_call(self, args: EditToolInput, theme: Any) -> Text:
+        """`edit path`."""
+        text = new_text()
+        text.append("edit", style(theme, "toolTitle"))
+        path = arg(args, "path")
+        text.append(" ")
+        text.append(path_label(path), style(theme, "accent"))
+        return text
+
+    def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
+        """The diff, coloured; or the error."""
+        text = new_text()
+        details = as_details(result, EditToolDetails)
+        if option(options, "is_error") or details is None:
+            text.append(text_output(result), style(theme, "error"))
+            return text
+        for index, line in enumerate(details.diff.split("\n")):
+            if index:
+                text.append("\n")
+            if line.startswith("+"):
+                text.append(line, style(theme, "toolDiffAdded"))
+            elif line.startswith("-"):
+                text.append(line, style(theme, "toolDiffRemoved"))
+            else:
+                text.append(line, style(theme, "toolDiffContext"))
+        return text
+
+
+def create_tool() -> EditTool:
+    """Return a new `edit` tool."""
+    return EditTool()
+
+
+@hookimpl
+def register_tools(register: Callable[..., None]) -> None:
+    """Register `edit`."""
+    register(create_tool())

@@ -1,0 +1,136 @@
+"""The `ls` tool: a folder's entries, dotfiles included, sorted, folders marked with `/`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.hookspecs import hookimpl
+from pi_core.tools.inputs import LsToolDetails, LsToolInput
+from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_plugin_tools.abort import abortable, check_aborted
+from pi_plugin_tools.collate import collation_key
+from pi_plugin_tools.paths import resolve_to_cwd, shorten_path
+from pi_plugin_tools.render import (
+    arg,
+    as_details,
+    listing_view,
+    new_text,
+    size_limit_warning,
+    style,
+)
+from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, format_size, truncate_head
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from pi_core.agent.abort import AbortSignal
+    from pi_core.plugins.context import ExtensionContext
+
+DEFAULT_LIMIT = 500
+
+DESCRIPTION = (
+    "List directory contents. Returns entries sorted alphabetically, with '/' suffix for "
+    "directories. Includes dotfiles. Output is truncated to "
+    f"{DEFAULT_LIMIT} entries or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first)."
+)
+
+
+def list_entries(folder: str, limit: int) -> tuple[list[str], bool]:
+    """Return up to `limit` sorted entries (folders end in `/`) and whether more were left."""
+    try:
+        mode = os.stat(folder).st_mode
+    except OSError:
+        raise FileNotFoundError(f"Path not found: {folder}") from None
+    if not stat.S_ISDIR(mode):
+        raise NotADirectoryError(f"Not a directory: {folder}")
+    try:
+        names = os.listdir(folder)
+    except OSError as error:
+        raise OSError(f"Cannot read directory: {error.strerror or error}") from None
+    names.sort(key=collation_key)
+    entries: list[str] = []
+    for name in names:
+        if len(entries) >= limit:
+            return entries, True
+        try:
+            is_dir = stat.S_ISDIR(os.stat(os.path.join(folder, name)).st_mode)
+        except OSError:
+            continue  # a broken link or an entry that vanished: pi skips it too
+        entries.append(name + "/" if is_dir else name)
+    return entries, False
+
+
+class LsTool(Tool[LsToolInput]):
+    """List a directory."""
+
+    name = "ls"
+    label = "ls"
+    description = DESCRIPTION
+    parameters = LsToolInput
+    prompt_snippet = "List directory contents"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: LsToolInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """List `params.path` (default: the session cwd)."""
+        check_aborted(signal)
+        folder = resolve_to_cwd(params.path or ".", ctx.cwd)
+        limit = params.limit if params.limit is not None else DEFAULT_LIMIT
+        entries, limit_reached = await abortable(
+            asyncio.to_thread(list_entries, folder, limit), signal
+        )
+        if not entries:
+            return ToolResult.text("(empty directory)")
+        truncation = truncate_head("\n".join(entries), max_lines=UNLIMITED_LINES)
+        output = truncation.content
+        details = LsToolDetails()
+        notices: list[str] = []
+        if limit_reached:
+            notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
+            details.entry_limit_reached = limit
+        if truncation.truncated:
+            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
+            details.truncation = truncation
+        if notices:
+            output += f"\n\n[{'. '.join(notices)}]"
+        return ToolResult.text(output, details=details if notices else None)
+
+    def render_call(self, args: LsToolInput, theme: Any) -> Text:
+        """`ls path (limit N)`."""
+        text = new_text()
+        text.append("ls", style(theme, "toolTitle"))
+        text.append(f" {shorten_path(arg(args, 'path') or '.')}", style(theme, "accent"))
+        if arg(args, "limit") is not None:
+            text.append(f" (limit {arg(args, 'limit')})", style(theme, "toolOutput"))
+        return text
+
+    def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
+        """The first 20 entries (all when expanded) and what cut the list."""
+        warnings: list[str] = []
+        details = as_details(result, LsToolDetails)
+        if details is not None and details.entry_limit_reached:
+            warnings.append(f"{details.entry_limit_reached} entries limit")
+        size_warning = size_limit_warning(details.truncation if details is not None else None)
+        if size_warning:
+            warnings.append(size_warning)
+        return listing_view(result, options, theme, 20, warnings)
+
+
+def create_tool() -> LsTool:
+    """Return a new `ls` tool."""
+    return LsTool()
+
+
+@hookimpl
+def register_tools(register: Callable[..., None]) -> None:
+    """Register `ls`."""
+    register(create_tool())

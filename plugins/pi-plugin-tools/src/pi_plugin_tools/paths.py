@@ -1,0 +1,61 @@
+"""Turning the paths an LLM writes into absolute paths, the way pi's tools do."""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+
+_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+_NARROW_NO_BREAK_SPACE = "\u202f"
+_AM_PM = re.compile(r" (AM|PM)\.", re.IGNORECASE)
+
+
+def expand_path(path: str) -> str:
+    """Drop a leading `@`, turn unicode spaces into plain ones and expand `~`."""
+    normalized = _UNICODE_SPACES.sub(" ", path.removeprefix("@"))
+    if normalized == "~":
+        return os.path.expanduser("~")
+    if normalized.startswith("~/"):
+        return os.path.expanduser("~") + normalized[1:]
+    return normalized
+
+
+def resolve_to_cwd(path: str, cwd: str) -> str:
+    """Return `path` made absolute against `cwd` (absolute and `~` paths are kept as given)."""
+    expanded = expand_path(path)
+    if os.path.isabs(expanded):
+        return expanded
+    return os.path.normpath(os.path.join(cwd, expanded))
+
+
+def _exists(path: str) -> bool:
+    return os.path.lexists(path)
+
+
+def resolve_read_path(path: str, cwd: str) -> str:
+    """Resolve like `resolve_to_cwd`, then try the spellings macOS uses for screenshot names."""
+    resolved = resolve_to_cwd(path, cwd)
+    if _exists(resolved):
+        return resolved
+    am_pm = _AM_PM.sub(lambda m: f"{_NARROW_NO_BREAK_SPACE}{m.group(1)}.", resolved)
+    nfd = unicodedata.normalize("NFD", resolved)
+    curly = resolved.replace("'", "\u2019")
+    nfd_curly = nfd.replace("'", "\u2019")
+    for variant in (am_pm, nfd, curly, nfd_curly):
+        if variant != resolved and _exists(variant):
+            return variant
+    return resolved
+
+
+def shorten_path(path: str) -> str:
+    """Show a path under the home folder as `~/…` (for renderers)."""
+    home = os.path.expanduser("~")
+    if home and home != "/" and path.startswith(home):
+        return "~" + path[len(home) :]
+    return path
+
+
+def to_posix(path: str) -> str:
+    """Return `path` with `/` separators."""
+    return path.replace(os.sep, "/") if os.sep != "/" else path

@@ -1,0 +1,248 @@
+"""The `read` tool: a text file with offset/limit and pi's truncation notes, or an image."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.hookspecs import hookimpl
+from pi_core.messages.content import ImageContent, TextContent, UserContent
+from pi_core.tools.inputs import ReadToolDetails, ReadToolInput
+from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_plugin_tools.abort import abortable, check_aborted
+from pi_plugin_tools.images import (
+    MAX_INLINE_IMAGE_BASE64_BYTES,
+    SNIFF_BYTES,
+    detect_image_mime_type,
+)
+from pi_plugin_tools.paths import resolve_read_path
+from pi_plugin_tools.render import (
+    arg,
+    as_details,
+    head_lines,
+    new_text,
+    option,
+    path_label,
+    style,
+    text_output,
+)
+from pi_plugin_tools.textfile import BINARY_SNIFF_BYTES, decode_text, looks_binary
+from pi_plugin_tools.truncate import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_LINES,
+    format_size,
+    truncate_head,
+)
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from pi_core.agent.abort import AbortSignal
+    from pi_core.plugins.context import ExtensionContext
+
+DESCRIPTION = (
+    "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). "
+    "Images are sent as attachments. For text files, output is truncated to "
+    f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first). "
+    "Use offset/limit for large files. When you need the full file, continue with offset "
+    "until complete."
+)
+
+NON_VISION_NOTE = (
+    "[Current model does not support images. The image will be omitted from this request.]"
+)
+IMAGE_TOO_LARGE_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
+
+
+def _open_error(path: str, error: OSError) -> Exception:
+    if isinstance(error, FileNotFoundError):
+        return FileNotFoundError(f"File not found: {path}")
+    if isinstance(error, IsADirectoryError):
+        return IsADirectoryError(f"Cannot read {path}: it is a directory. Use ls to list it.")
+    if isinstance(error, PermissionError):
+        return PermissionError(f"Permission denied: {path}")
+    return OSError(f"Cannot read {path}: {error.strerror or error}")
+
+
+def _load(path: str) -> tuple[bytes, bool]:
+    """Read the file; return (bytes, complete) where incomplete means only the sniffed head."""
+    if os.path.isdir(path):
+        raise _open_error(path, IsADirectoryError())
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
+            if looks_binary(head) and detect_image_mime_type(head) is None:
+                return head, False
+            return head + handle.read(), True
+    except OSError as error:
+        raise _open_error(path, error) from None
+
+
+def _model_lacks_vision(ctx: ExtensionContext | None) -> bool:
+    try:
+        model = ctx.model if ctx is not None else None
+    except Exception:
+        return False
+    return model is not None and "image" not in list(getattr(model, "input", ["image"]))
+
+
+def image_result(data: bytes, mime_type: str, ctx: ExtensionContext | None) -> ToolResult:
+    """Build pi's image answer: a text note and the image itself (if it is small enough)."""
+    encoded = base64.b64encode(data).decode("ascii")
+    too_large = len(encoded) >= MAX_INLINE_IMAGE_BASE64_BYTES
+    note = f"Read image file [{mime_type}]"
+    if too_large:
+        note += f"\n{IMAGE_TOO_LARGE_NOTE}"
+    if _model_lacks_vision(ctx):
+        note += f"\n{NON_VISION_NOTE}"
+    content: list[UserContent] = [TextContent(text=note)]
+    if not too_large:
+        content.append(ImageContent(data=encoded, mime_type=mime_type))
+    return ToolResult(content=content)
+
+
+def text_result(text: str, raw_path: str, offset: int | None, limit: int | None) -> ToolResult:
+    """Select the requested lines and add pi's continuation notes."""
+    all_lines = text.split("\n")
+    total = len(all_lines)
+    start = max(0, offset - 1) if offset else 0
+    start_display = start + 1
+    if start >= total:
+        raise ValueError(f"Offset {offset} is beyond end of file ({total} lines total)")
+    user_limited: int | None = None
+    if limit is not None:
+        end = max(start, min(start + limit, total))
+        selected = "\n".join(all_lines[start:end])
+        user_limited = end - start
+    else:
+        selected = "\n".join(all_lines[start:])
+    truncation = truncate_head(selected)
+    details: ReadToolDetails | None = None
+    if truncation.first_line_exceeds_limit:
+        size = format_size(len(all_lines[start].encode("utf-8", "surrogatepass")))
+        output = (
+            f"[Line {start_display} is {size}, exceeds {format_size(DEFAULT_MAX_BYTES)} limit. "
+            f"Use bash: sed -n '{start_display}p' {raw_path} | head -c {DEFAULT_MAX_BYTES}]"
+        )
+        details = ReadToolDetails(truncation=truncation)
+    elif truncation.truncated:
+        end_display = start_display + truncation.output_lines - 1
+        next_offset = end_display + 1
+        output = truncation.content
+        if truncation.truncated_by == "lines":
+            output += (
+                f"\n\n[Showing lines {start_display}-{end_display} of {total}. "
+                f"Use offset={next_offset} to continue.]"
+            )
+        else:
+            output += (
+                f"\n\n[Showing lines {start_display}-{end_display} of {total} "
+                f"({format_size(DEFAULT_MAX_BYTES)} limit). Use offset={next_offset} to continue.]"
+            )
+        details = ReadToolDetails(truncation=truncation)
+    elif user_limited is not None and start + user_limited < total:
+        remaining = total - (start + user_limited)
+        next_offset = start + user_limited + 1
+        output = (
+            f"{truncation.content}\n\n[{remaining} more lines in file. "
+            f"Use offset={next_offset} to continue.]"
+        )
+    else:
+        output = truncation.content
+    return ToolResult(content=[TextContent(text=output)], details=details)
+
+
+class ReadTool(Tool[ReadToolInput]):
+    """Read a text file (with offset/limit and truncation) or an image."""
+
+    name = "read"
+    label = "read"
+    description = DESCRIPTION
+    parameters = ReadToolInput
+    prompt_snippet = "Read file contents"
+    prompt_guidelines = ("Use read to examine files instead of cat or sed.",)
+
+    async def execute(
+        self,
+        call_id: str,
+        params: ReadToolInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Read the file at `params.path` (relative to the session cwd)."""
+        check_aborted(signal)
+        path = resolve_read_path(params.path, ctx.cwd)
+        data, complete = await abortable(asyncio.to_thread(_load, path), signal)
+        mime_type = detect_image_mime_type(data[:SNIFF_BYTES])
+        if mime_type is not None:
+            return image_result(data, mime_type, ctx)
+        if not complete:
+            raise ValueError(
+                f"Cannot read {path}: it is a binary file. read supports text files and "
+                "images (jpg, png, gif, webp)."
+            )
+        return text_result(decode_text(data), params.path, params.offset, params.limit)
+
+    def file_operations(self, params: ReadToolInput) -> dict[str, list[str]]:
+        """A read reads its path."""
+        return {"read": [params.path]}
+
+    def render_call(self, args: ReadToolInput, theme: Any) -> Text:
+        """`read path:offset-end`."""
+        text = new_text()
+        text.append("read", style(theme, "toolTitle"))
+        path = arg(args, "path")
+        text.append(" ")
+        text.append(path_label(path), style(theme, "accent"))
+        offset, limit = arg(args, "offset"), arg(args, "limit")
+        if offset is not None or limit is not None:
+            first = offset or 1
+            last = f"-{first + limit - 1}" if limit is not None else ""
+            text.append(f":{first}{last}", style(theme, "warning"))
+        return text
+
+    def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
+        """The first 10 lines (all when expanded) and a truncation warning."""
+        text = new_text()
+        lines = text_output(result).split("\n")
+        while lines and lines[-1] == "":
+            lines.pop()
+        shown, remaining = head_lines("\n".join(lines), 10, option(options, "expanded"))
+        text.append(
+            "\n".join(line.replace("\t", "   ") for line in shown), style(theme, "toolOutput")
+        )
+        if remaining > 0:
+            text.append(f"\n... ({remaining} more lines)", style(theme, "muted"))
+        details = as_details(result, ReadToolDetails)
+        truncation = details.truncation if details is not None else None
+        if truncation is not None and truncation.truncated:
+            if truncation.first_line_exceeds_limit:
+                note = f"[First line exceeds {format_size(truncation.max_bytes)} limit]"
+            elif truncation.truncated_by == "lines":
+                shown_lines, total = truncation.output_lines, truncation.total_lines
+                note = (
+                    f"[Truncated: showing {shown_lines} of {total} lines "
+                    f"({truncation.max_lines} line limit)]"
+                )
+            else:
+                note = (
+                    f"[Truncated: {truncation.output_lines} lines shown "
+                    f"({format_size(truncation.max_bytes)} limit)]"
+                )
+            text.append(f"\n{note}", style(theme, "warning"))
+        return text
+
+
+def create_tool() -> ReadTool:
+    """Return a new `read` tool."""
+    return ReadTool()
+
+
+@hookimpl
+def register_tools(register: Callable[..., None]) -> None:
+    """Register `read`."""
+    register(create_tool())

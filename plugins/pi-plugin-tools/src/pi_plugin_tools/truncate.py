@@ -1,0 +1,162 @@
+"""Cutting tool output to pi's limits: 2,000 lines or 50 KB, whichever comes first."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+from pi_core.tools.inputs import TruncationResult
+
+DEFAULT_MAX_LINES = 2000
+DEFAULT_MAX_BYTES = 50 * 1024
+GREP_MAX_LINE_LENGTH = 500
+UNLIMITED_LINES = 2**53 - 1
+"""pi's `Number.MAX_SAFE_INTEGER`: the line limit of outputs that are only cut by bytes."""
+
+TruncatedBy = Literal["lines", "bytes"]
+
+
+def byte_length(text: str) -> int:
+    """Return the UTF-8 size of `text` in bytes."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _one_decimal(value: float) -> str:
+    # JavaScript's toFixed(1) rounds ties away from zero; Python's format rounds them to even.
+    return str(Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP))
+
+
+def format_size(size: int) -> str:
+    """Format a byte count as pi does: `512B`, `50.0KB`, `1.5MB`."""
+    if size < 1024:
+        return f"{size}B"
+    if size < 1024 * 1024:
+        return f"{_one_decimal(size / 1024)}KB"
+    return f"{_one_decimal(size / (1024 * 1024))}MB"
+
+
+def _untruncated(
+    content: str, lines: int, size: int, max_lines: int, max_bytes: int
+) -> TruncationResult:
+    return TruncationResult(
+        content=content,
+        truncated=False,
+        truncated_by=None,
+        total_lines=lines,
+        total_bytes=size,
+        output_lines=lines,
+        output_bytes=size,
+        max_lines=max_lines,
+        max_bytes=max_bytes,
+    )
+
+
+def truncate_head(
+    content: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
+) -> TruncationResult:
+    """Keep the first lines that fit; never a partial line (a too-long first line gives none)."""
+    total_bytes = byte_length(content)
+    lines = content.split("\n")
+    total_lines = len(lines)
+    if total_lines <= max_lines and total_bytes <= max_bytes:
+        return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
+    if byte_length(lines[0]) > max_bytes:
+        return TruncationResult(
+            content="",
+            truncated=True,
+            truncated_by="bytes",
+            total_lines=total_lines,
+            total_bytes=total_bytes,
+            output_lines=0,
+            output_bytes=0,
+            first_line_exceeds_limit=True,
+            max_lines=max_lines,
+            max_bytes=max_bytes,
+        )
+    kept: list[str] = []
+    used = 0
+    truncated_by: TruncatedBy = "lines"
+    for index, line in enumerate(lines[:max_lines]):
+        size = byte_length(line) + (1 if index > 0 else 0)
+        if used + size > max_bytes:
+            truncated_by = "bytes"
+            break
+        kept.append(line)
+        used += size
+    if len(kept) >= max_lines and used <= max_bytes:
+        truncated_by = "lines"
+    output = "\n".join(kept)
+    return TruncationResult(
+        content=output,
+        truncated=True,
+        truncated_by=truncated_by,
+        total_lines=total_lines,
+        total_bytes=total_bytes,
+        output_lines=len(kept),
+        output_bytes=byte_length(output),
+        max_lines=max_lines,
+        max_bytes=max_bytes,
+    )
+
+
+def tail_of_bytes(text: str, max_bytes: int) -> str:
+    """Return the end of `text` that fits in `max_bytes`, starting on a whole character."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= max_bytes:
+        return text
+    start = len(data) - max_bytes
+    while start < len(data) and (data[start] & 0xC0) == 0x80:
+        start += 1
+    return data[start:].decode("utf-8", "replace")
+
+
+def truncate_tail(
+    content: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
+) -> TruncationResult:
+    """Keep the last lines that fit; the last line alone may be cut (`last_line_partial`)."""
+    total_bytes = byte_length(content)
+    lines = content.split("\n")
+    total_lines = len(lines)
+    if total_lines <= max_lines and total_bytes <= max_bytes:
+        return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
+    kept: list[str] = []
+    used = 0
+    truncated_by: TruncatedBy = "lines"
+    last_line_partial = False
+    for line in reversed(lines):
+        if len(kept) >= max_lines:
+            break
+        size = byte_length(line) + (1 if kept else 0)
+        if used + size > max_bytes:
+            truncated_by = "bytes"
+            if not kept:
+                partial = tail_of_bytes(line, max_bytes)
+                kept.append(partial)
+                used = byte_length(partial)
+                last_line_partial = True
+            break
+        kept.append(line)
+        used += size
+    if len(kept) >= max_lines and used <= max_bytes:
+        truncated_by = "lines"
+    kept.reverse()
+    output = "\n".join(kept)
+    return TruncationResult(
+        content=output,
+        truncated=True,
+        truncated_by=truncated_by,
+        total_lines=total_lines,
+        total_bytes=total_bytes,
+        output_lines=len(kept),
+        output_bytes=byte_length(output),
+        last_line_partial=last_line_partial,
+        max_lines=max_lines,
+        max_bytes=max_bytes,
+    )
+
+
+def truncate_line(line: str, max_chars: int = GREP_MAX_LINE_LENGTH) -> tuple[str, bool]:
+    """Shorten one line to `max_chars` with pi's `... [truncated]` marker; say if it was cut."""
+    if len(line) <= max_chars:
+        return line, False
+    return f"{line[:max_chars]}... [truncated]", True
