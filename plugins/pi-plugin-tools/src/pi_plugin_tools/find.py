@@ -12,17 +12,15 @@ from pi_core.tools.inputs import FindToolDetails, FindToolInput
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.globmatch import compile_glob
+from pi_plugin_tools.listing import listing_result, listing_result_view
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
-    as_details,
-    listing_view,
     new_text,
-    size_limit_warning,
     style,
 )
 from pi_plugin_tools.ripgrep import RipgrepProcess
-from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, format_size, truncate_head
+from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, truncate_head
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -146,18 +144,13 @@ class FindTool(Tool[FindToolInput]):
         truncation = truncate_head("\n".join(found), max_lines=UNLIMITED_LINES)
         output = truncation.content
         details = FindToolDetails()
-        notices: list[str] = []
+        limit_notice = None
         if limit_reached:
-            notices.append(
+            limit_notice = (
                 f"{limit} results limit reached. Use limit={limit * 2} for more, or refine pattern"
             )
             details.result_limit_reached = limit
-        if truncation.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details.truncation = truncation
-        if notices:
-            output += f"\n\n[{'. '.join(notices)}]"
-        return ToolResult.text(output, details=details if notices else None)
+        return listing_result(output, details, limit_notice, truncation)
 
     def render_call(self, args: FindToolInput, theme: Any) -> Text:
         """`find pattern in path (limit N)`."""
@@ -171,14 +164,9 @@ class FindTool(Tool[FindToolInput]):
 
     def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
         """The first 20 paths (all when expanded) and what cut the list."""
-        warnings: list[str] = []
-        details = as_details(result, FindToolDetails)
-        if details is not None and details.result_limit_reached:
-            warnings.append(f"{details.result_limit_reached} results limit")
-        size_warning = size_limit_warning(details.truncation if details is not None else None)
-        if size_warning:
-            warnings.append(size_warning)
-        return listing_view(result, options, theme, 20, warnings)
+        return listing_result_view(
+            result, options, theme, 20, FindToolDetails, "result_limit_reached", "results limit"
+        )
 
 
 def create_tool() -> FindTool:

@@ -14,13 +14,12 @@ from pi_core.hookspecs import hookimpl
 from pi_core.tools.inputs import GrepToolDetails, GrepToolInput
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
+from pi_plugin_tools.listing import listing_result, listing_result_view
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
     as_details,
-    listing_view,
     new_text,
-    size_limit_warning,
     style,
 )
 from pi_plugin_tools.ripgrep import RipgrepProcess
@@ -28,7 +27,6 @@ from pi_plugin_tools.truncate import (
     DEFAULT_MAX_BYTES,
     GREP_MAX_LINE_LENGTH,
     UNLIMITED_LINES,
-    format_size,
     truncate_head,
     truncate_line,
 )
@@ -214,24 +212,20 @@ class GrepTool(Tool[GrepToolInput]):
         truncation = truncate_head("\n".join(rows), max_lines=UNLIMITED_LINES)
         output = truncation.content
         details = GrepToolDetails()
-        notices: list[str] = []
+        limit_notice = None
         if limit_reached:
-            notices.append(
+            limit_notice = (
                 f"{limit} matches limit reached. Use limit={limit * 2} for more, or refine pattern"
             )
             details.match_limit_reached = limit
-        if truncation.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details.truncation = truncation
+        extra = []
         if formatter.lines_truncated:
-            notices.append(
+            extra.append(
                 f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. "
                 "Use read tool to see full lines"
             )
             details.lines_truncated = True
-        if notices:
-            output += f"\n\n[{'. '.join(notices)}]"
-        return ToolResult.text(output, details=details if notices else None)
+        return listing_result(output, details, limit_notice, truncation, extra)
 
     def render_call(self, args: GrepToolInput, theme: Any) -> Text:
         """`grep /pattern/ in path (glob) limit N`."""
@@ -248,16 +242,18 @@ class GrepTool(Tool[GrepToolInput]):
 
     def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
         """The first 15 rows (all when expanded) and what cut the output."""
-        warnings: list[str] = []
         details = as_details(result, GrepToolDetails)
-        if details is not None and details.match_limit_reached:
-            warnings.append(f"{details.match_limit_reached} matches limit")
-        size_warning = size_limit_warning(details.truncation if details is not None else None)
-        if size_warning:
-            warnings.append(size_warning)
-        if details is not None and details.lines_truncated:
-            warnings.append("some lines truncated")
-        return listing_view(result, options, theme, 15, warnings)
+        extra = ["some lines truncated"] if details is not None and details.lines_truncated else []
+        return listing_result_view(
+            result,
+            options,
+            theme,
+            15,
+            GrepToolDetails,
+            "match_limit_reached",
+            "matches limit",
+            extra,
+        )
 
 
 def create_tool() -> GrepTool:

@@ -13,16 +13,14 @@ from pi_core.tools.inputs import LsToolDetails, LsToolInput
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.collate import collation_key
+from pi_plugin_tools.listing import listing_result, listing_result_view
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path
 from pi_plugin_tools.render import (
     arg,
-    as_details,
-    listing_view,
     new_text,
-    size_limit_warning,
     style,
 )
-from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, format_size, truncate_head
+from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, truncate_head
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -93,16 +91,11 @@ class LsTool(Tool[LsToolInput]):
         truncation = truncate_head("\n".join(entries), max_lines=UNLIMITED_LINES)
         output = truncation.content
         details = LsToolDetails()
-        notices: list[str] = []
+        limit_notice = None
         if limit_reached:
-            notices.append(f"{limit} entries limit reached. Use limit={limit * 2} for more")
+            limit_notice = f"{limit} entries limit reached. Use limit={limit * 2} for more"
             details.entry_limit_reached = limit
-        if truncation.truncated:
-            notices.append(f"{format_size(DEFAULT_MAX_BYTES)} limit reached")
-            details.truncation = truncation
-        if notices:
-            output += f"\n\n[{'. '.join(notices)}]"
-        return ToolResult.text(output, details=details if notices else None)
+        return listing_result(output, details, limit_notice, truncation)
 
     def render_call(self, args: LsToolInput, theme: Any) -> Text:
         """`ls path (limit N)`."""
@@ -115,14 +108,9 @@ class LsTool(Tool[LsToolInput]):
 
     def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
         """The first 20 entries (all when expanded) and what cut the list."""
-        warnings: list[str] = []
-        details = as_details(result, LsToolDetails)
-        if details is not None and details.entry_limit_reached:
-            warnings.append(f"{details.entry_limit_reached} entries limit")
-        size_warning = size_limit_warning(details.truncation if details is not None else None)
-        if size_warning:
-            warnings.append(size_warning)
-        return listing_view(result, options, theme, 20, warnings)
+        return listing_result_view(
+            result, options, theme, 20, LsToolDetails, "entry_limit_reached", "entries limit"
+        )
 
 
 def create_tool() -> LsTool:
