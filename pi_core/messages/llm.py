@@ -35,8 +35,14 @@ class Usage(WireModel):
     output: int = 0
     cache_read: int = 0
     cache_write: int = 0
-    total_tokens: int = 0
+    total_tokens: int | None = None  # absent in sessions written by older pi releases
     cost: Cost = Field(default_factory=Cost)
+
+    def total(self) -> int:
+        """Return total_tokens, or the sum of the parts when a provider did not report it."""
+        if self.total_tokens:
+            return self.total_tokens
+        return self.input + self.output + self.cache_read + self.cache_write
 
 
 class UserMessage(WireModel):
