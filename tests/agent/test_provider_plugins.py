@@ -11,7 +11,7 @@ from pi_core.ai.registry import ModelRegistry
 from pi_core.messages import AssistantMessage
 from pi_core.plugins.manager import LoadOptions, PluginManager
 
-PROVIDER_PLUGIN = '''
+PROVIDER_PLUGIN = """
 from pi_core import hookimpl
 from pi_core.ai import ProviderConfig, ProviderModelConfig
 from pi_core.ai.builder import AssistantMessageBuilder
@@ -35,7 +35,7 @@ def register_providers(register):
         api="mirror-api", api_key_env=["MIRROR_KEY"],
         models=[ProviderModelConfig(id="mirror-1", context_window=1000)], stream=stream,
     ))
-'''
+"""
 
 
 async def test_plugin_provider_streams_for_the_agent(tmp_path: Path, monkeypatch) -> None:
