@@ -13,7 +13,7 @@ import pluggy
 
 from pi_core import hookspecs
 from pi_core.config.paths import agent_dir as default_agent_dir
-from pi_core.config.settings_file import read_plugin_settings
+from pi_core.config.paths import project_dir, resolve_path
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
@@ -22,6 +22,7 @@ from pi_core.plugins.registry import PluginRegistrations, Registry
 from pi_core.plugins.runtime import PluginRuntime
 from pi_core.plugins.sources import Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
+from pi_core.resources.settings import SettingsManager
 
 
 class PluginRejected(Exception):
@@ -75,14 +76,14 @@ class PluginManager:
     def load(self, options: LoadOptions | None = None) -> None:
         """Discover and load every plugin in order; failures are recorded, never raised."""
         options = options or LoadOptions()
-        settings = read_plugin_settings(self.cwd, self.agent_dir)
-        for message in settings.errors:
-            self.diagnostics.append(Diagnostic(message, level="error"))
-        self.blocked.update(settings.blocked, options.blocked)
+        settings = SettingsManager.create(self.cwd, str(self.agent_dir))
+        for problem in settings.errors:
+            self.diagnostics.append(Diagnostic(str(problem), problem.path, problem.level))
+        self.blocked.update(settings.settings.blocked_plugins, options.blocked)
         found = discover(
             cwd=self.cwd,
             agent_dir=self.agent_dir,
-            settings_paths=settings.extension_paths,
+            settings_paths=_extension_paths(settings, self.cwd, self.agent_dir),
             cli_paths=[Path(p).expanduser() for p in options.extension_paths],
             installed=options.installed,
             extensions=not options.no_extensions,
@@ -234,6 +235,20 @@ class PluginManager:
 
     def _report_bus_error(self, channel: str, error: BaseException) -> None:
         self.dispatcher.publish_error("", "", f"events:{channel}", error)
+
+
+def _extension_paths(settings: SettingsManager, cwd: Path, agent_dir: Path) -> list[Path]:
+    """The `extensions` of global then project settings, each relative to its own folder."""
+    scoped = (
+        (settings.get_global_settings(), agent_dir),
+        (settings.get_project_settings(), project_dir(cwd)),
+    )
+    return [
+        resolve_path(entry, base)
+        for values, base in scoped
+        for entry in values.get("extensions") or []
+        if isinstance(entry, str)
+    ]
 
 
 def _describe_error(error: BaseException) -> str:
