@@ -16,11 +16,24 @@ if TYPE_CHECKING:
         AbortError,
         AbortSignal,
     )
+    from pi_core.agent.agent import (
+        Agent,
+        AgentOptions,
+        AgentState,
+    )
+    from pi_core.ai.auth import (
+        AuthStorage,
+    )
     from pi_core.ai.model import (
         Model,
         ModelCost,
         ProviderConfig,
         ProviderModelConfig,
+    )
+    from pi_core.ai.registry import (
+        MissingApiKeyError,
+        ModelRegistry,
+        UnknownModelError,
     )
     from pi_core.events import (
         AfterProviderResponseEvent,
@@ -144,6 +157,18 @@ if TYPE_CHECKING:
         ExtensionUI,
         NoOpUI,
     )
+    from pi_core.resources.loader import (
+        ResourceLoader,
+    )
+    from pi_core.resources.settings import (
+        SettingsManager,
+    )
+    from pi_core.session.context import (
+        SessionContext,
+    )
+    from pi_core.session.manager import (
+        SessionManager,
+    )
     from pi_core.tools.inputs import (
         BashToolInput,
         EditReplacement,
@@ -163,6 +188,17 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "SessionManager": "pi_core.session.manager",
+    "SessionContext": "pi_core.session.context",
+    "MissingApiKeyError": "pi_core.ai.registry",
+    "ModelRegistry": "pi_core.ai.registry",
+    "UnknownModelError": "pi_core.ai.registry",
+    "AuthStorage": "pi_core.ai.auth",
+    "Agent": "pi_core.agent.agent",
+    "AgentOptions": "pi_core.agent.agent",
+    "AgentState": "pi_core.agent.agent",
+    "ResourceLoader": "pi_core.resources.loader",
+    "SettingsManager": "pi_core.resources.settings",
     "hookimpl": "pi_core.hookspecs",
     "Tool": "pi_core.tools.tool",
     "ToolArgumentsError": "pi_core.tools.tool",

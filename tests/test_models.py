@@ -85,3 +85,17 @@ def test_abort_signal_is_not_serialized() -> None:
     event = SessionBeforeCompactEvent(preparation=CompactionPreparation(first_kept_entry_id="a"))
     wire = event.to_wire()
     assert "signal" not in wire and wire["preparation"]["firstKeptEntryId"] == "a"
+
+
+def test_public_api_names_resolve_lazily() -> None:
+    import subprocess
+    import sys
+
+    import pi_core
+
+    for name in pi_core.__all__:
+        assert getattr(pi_core, name) is not None, name
+    # importing the package alone pulls in neither pydantic nor pluggy
+    probe = "import sys, pi_core; print('pydantic' in sys.modules, 'pluggy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.split() == ["False", "False"]
