@@ -1,0 +1,119 @@
+"""Turning pi's context into a Chat Completions request body."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import LLMContext, StreamOptions
+from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+
+
+def compat(model: Model, key: str, default: Any) -> Any:
+    """Return a `compat` flag of the model (pi's camelCase names), or `default`."""
+    return (model.compat or {}).get(key, default)
+
+
+def _user_content(message: UserMessage) -> str | list[dict[str, Any]]:
+    if isinstance(message.content, str):
+        return message.content
+    parts: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, TextContent):
+            parts.append({"type": "text", "text": block.text})
+        elif isinstance(block, ImageContent):
+            url = f"data:{block.mime_type};base64,{block.data}"
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+    return parts
+
+
+def _assistant(model: Model, message: AssistantMessage) -> dict[str, Any] | None:
+    texts: list[str] = []
+    calls: list[dict[str, Any]] = []
+    as_text = compat(model, "requiresThinkingAsText", False)
+    for block in message.content:
+        if isinstance(block, TextContent) and block.text:
+            texts.append(block.text)
+        elif isinstance(block, ThinkingContent) and as_text and block.thinking:
+            texts.append(f"<thinking>\n{block.thinking}\n</thinking>")
+        elif isinstance(block, ToolCall):
+            calls.append(
+                {
+                    "id": block.id,
+                    "type": "function",
+                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                }
+            )
+    if not texts and not calls:
+        return None
+    result: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
+    if calls:
+        result["tool_calls"] = calls
+    return result
+
+
+def _tool_result(model: Model, message: ToolResultMessage) -> dict[str, Any]:
+    text = "\n".join(b.text for b in message.content if isinstance(b, TextContent))
+    result: dict[str, Any] = {
+        "role": "tool",
+        "tool_call_id": message.tool_call_id,
+        "content": text or ("(error)" if message.is_error else "(no output)"),
+    }
+    if compat(model, "requiresToolResultName", False):
+        result["name"] = message.tool_name
+    return result
+
+
+def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
+    """Convert the system prompt and messages to Chat Completions messages."""
+    messages: list[dict[str, Any]] = []
+    if context.system_prompt:
+        developer = model.reasoning and compat(model, "supportsDeveloperRole", True)
+        messages.append(
+            {"role": "developer" if developer else "system", "content": context.system_prompt}
+        )
+    for message in context.messages:
+        if isinstance(message, UserMessage):
+            messages.append({"role": "user", "content": _user_content(message)})
+        elif isinstance(message, AssistantMessage):
+            if message.stop_reason in ("error", "aborted") and not message.content:
+                continue
+            converted = _assistant(model, message)
+            if converted is not None:
+                messages.append(converted)
+        elif isinstance(message, ToolResultMessage):
+            messages.append(_tool_result(model, message))
+    return messages
+
+
+def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> dict[str, Any]:
+    """Return the request body: model, messages, tools, token limit, usage and reasoning options."""
+    payload: dict[str, Any] = {
+        "model": model.id,
+        "messages": build_messages(model, context),
+        "stream": True,
+    }
+    if compat(model, "supportsUsageInStreaming", True):
+        payload["stream_options"] = {"include_usage": True}
+    if context.tools:
+        payload["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                },
+            }
+            for tool in context.tools
+        ]
+    if options.max_tokens:
+        field = compat(model, "maxTokensField", "max_completion_tokens")
+        payload[field] = options.max_tokens
+    if options.temperature is not None:
+        payload["temperature"] = options.temperature
+    if options.reasoning and model.reasoning and compat(model, "supportsReasoningEffort", True):
+        payload["reasoning_effort"] = "high" if options.reasoning == "xhigh" else options.reasoning
+    return payload
