@@ -1,0 +1,29 @@
+"""Anthropic provider for pi: the Messages API, with thinking, tool use, images and caching."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pi_core.ai.model import ProviderConfig
+from pi_core.hookspecs import hookimpl
+from pi_plugin_anthropic.catalog import MODELS
+from pi_plugin_anthropic.stream import stream_messages
+
+STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
+"""API kind → stream function, for custom providers in models.json."""
+
+
+@hookimpl
+def register_providers(register: Callable[..., None]) -> None:
+    """Register `anthropic` with its model catalog."""
+    register(
+        "anthropic",
+        ProviderConfig(
+            api="anthropic-messages",
+            base_url="https://api.anthropic.com",
+            api_key_env=["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
+            models=MODELS,
+            stream=stream_messages,
+        ),
+    )

@@ -1,0 +1,229 @@
+"""Errors, aborts, payload shape and lazy import of the Anthropic provider."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from typing import Any
+
+from pi_plugin_anthropic.convert import build_payload
+from pi_plugin_anthropic.stream import stream_messages
+
+from pi_core.agent.abort import AbortController
+from pi_core.ai.errors import classify_error
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import LLMContext, StreamOptions
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_core.testing import FakeLLMServer, FakeResponse
+
+
+def events_for(text_pieces: list[str]) -> list[dict[str, Any]]:
+    start = {
+        "type": "message_start",
+        "message": {
+            "id": "m",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude",
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 5, "output_tokens": 1},
+        },
+    }
+    events = [
+        start,
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    ]
+    for piece in text_pieces:
+        events.append(
+            {
+                "type": "content_block_delta",
+                "index": 0,
+                "delta": {"type": "text_delta", "text": piece},
+            }
+        )
+    events += [
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn"},
+            "usage": {"output_tokens": 9},
+        },
+        {"type": "message_stop"},
+    ]
+    return events
+
+
+async def run(server: FakeLLMServer, options: StreamOptions | None = None) -> list[Any]:
+    model = Model(
+        id="claude", api="anthropic-messages", provider="anthropic", base_url=server.base_url
+    )
+    context = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
+    return [e async for e in stream_messages(model, context, options or StreamOptions(api_key="k"))]
+
+
+async def test_errors_keep_status_and_classify() -> None:
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    too_long = {
+        "type": "error",
+        "error": {
+            "type": "invalid_request_error",
+            "message": "prompt is too long: 213462 tokens > 200000 maximum",
+        },
+    }
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.json_body(overloaded, status=529),
+            FakeResponse.json_body(too_long, status=400),
+            FakeResponse.json_body(
+                {"type": "error", "error": {"message": "slow down"}}, status=429
+            ),
+        )
+        results = [(await run(server))[-1] for _ in range(3)]
+    assert [r.type for r in results] == ["error"] * 3
+    assert (
+        results[0].error.error_message.startswith("529")
+        and "overloaded" in results[0].error.error_message
+    )
+    assert [classify_error(r.error) for r in results] == [
+        "retryable",
+        "context_overflow",
+        "retryable",
+    ]
+
+
+async def test_connection_cut_keeps_partial_text() -> None:
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.sse(
+                events_for(["Hello ", "there ", "friend"]), named=True, cut_after_chunks=4
+            )
+        )
+        final = (await run(server))[-1]
+    assert final.type == "error"
+    assert final.error.content[0].text == "Hello there "
+
+
+async def test_abort_mid_stream() -> None:
+    controller = AbortController()
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.sse(
+                events_for([f"w{i} " for i in range(200)]), named=True, chunk_delay=0.02
+            )
+        )
+        asyncio.get_running_loop().call_later(0.2, controller.abort)
+        final = (await run(server, StreamOptions(api_key="k", signal=controller.signal)))[-1]
+    assert final.type == "error" and final.error.stop_reason == "aborted"
+    assert final.error.content[0].text.startswith("w0 ")
+
+
+def test_payload_thinking_signatures_images_tool_results_and_caching() -> None:
+    previous = AssistantMessage(
+        api="anthropic-messages",
+        provider="anthropic",
+        model="claude",
+        content=[
+            ThinkingContent(thinking="hmm", thinking_signature="sig"),
+            ThinkingContent(thinking="", thinking_signature="opaque", redacted=True),
+            ToolCall(id="t1", name="read", arguments={"path": "a"}),
+            ToolCall(id="t2", name="read", arguments={"path": "b"}),
+        ],
+    )
+    context = LLMContext(
+        system_prompt="be brief",
+        messages=[
+            UserMessage(
+                content=[TextContent(text="look"), ImageContent(data="AAAA", mime_type="image/png")]
+            ),
+            previous,
+            ToolResultMessage(tool_call_id="t1", tool_name="read", content=[TextContent(text="A")]),
+            ToolResultMessage(
+                tool_call_id="t2", tool_name="read", content=[TextContent(text="B")], is_error=True
+            ),
+        ],
+    )
+    model = Model(
+        id="claude", api="anthropic-messages", provider="anthropic", reasoning=True, max_tokens=8000
+    )
+    payload = build_payload(model, context, StreamOptions(reasoning="high"))
+
+    assert payload["system"] == [
+        {"type": "text", "text": "be brief", "cache_control": {"type": "ephemeral"}}
+    ]
+    user, assistant, results = payload["messages"]
+    assert user["content"][1] == {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"},
+    }
+    assert assistant["content"][0] == {"type": "thinking", "thinking": "hmm", "signature": "sig"}
+    assert assistant["content"][1] == {"type": "redacted_thinking", "data": "opaque"}
+    assert [b["tool_use_id"] for b in results["content"]] == ["t1", "t2"]
+    assert results["content"][1]["is_error"] is True
+    assert results["content"][-1]["cache_control"] == {"type": "ephemeral"}
+    assert "cache_control" not in user["content"][-1]
+    assert payload["thinking"] == {
+        "type": "enabled",
+        "budget_tokens": 6976,
+        "display": "summarized",
+    }
+    assert payload["max_tokens"] == 8000  # the model's limit caps budget + answer
+
+
+def test_thinking_levels_map_to_budgets_or_adaptive_effort() -> None:
+    context = LLMContext(messages=[UserMessage(content="hi")])
+    older = Model(
+        id="claude-sonnet-4-5",
+        api="anthropic-messages",
+        provider="anthropic",
+        reasoning=True,
+        max_tokens=64_000,
+    )
+    budgets = {
+        level: build_payload(older, context, StreamOptions(reasoning=level))
+        for level in ("minimal", "low", "medium", "high", "xhigh")
+    }
+    assert [p["thinking"]["budget_tokens"] for p in budgets.values()] == [
+        1024,
+        2048,
+        8192,
+        16384,
+        16384,
+    ]
+    assert budgets["low"]["max_tokens"] == 32_000 + 2048
+    custom = build_payload(
+        older, context, StreamOptions(reasoning="low", thinking_budgets={"low": 5000})
+    )
+    assert custom["thinking"]["budget_tokens"] == 5000
+
+    adaptive = Model(
+        id="claude-opus-4-6",
+        api="anthropic-messages",
+        provider="anthropic",
+        reasoning=True,
+        max_tokens=128_000,
+    )
+    payload = build_payload(adaptive, context, StreamOptions(reasoning="minimal"))
+    assert payload["thinking"]["type"] == "adaptive"
+    assert payload["output_config"] == {"effort": "low"}
+
+    off = build_payload(older, context, StreamOptions(temperature=0.2))
+    assert off["thinking"] == {"type": "disabled"} and off["temperature"] == 0.2
+    thinking = build_payload(older, context, StreamOptions(reasoning="low", temperature=0.2))
+    assert "temperature" not in thinking  # the API refuses temperature with thinking
+
+
+def test_importing_the_plugin_does_not_import_the_sdk() -> None:
+    probe = "import sys, pi_plugin_anthropic; print('anthropic' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
