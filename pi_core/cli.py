@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pi_core._version import __version__
+from pi_core.install.commands import COMMANDS as INSTALL_COMMANDS
 
 if TYPE_CHECKING:
     from pi_core.plugins.manager import PluginManager
@@ -55,6 +56,10 @@ def plugins_command(
         click.echo(json.dumps(report, indent=2))
     else:
         click.echo(format_plugin_report(report))
+
+
+for _command in INSTALL_COMMANDS:  # install, remove (uninstall), list, update
+    cli.add_command(_command)
 
 
 def plugin_report(manager: PluginManager) -> dict[str, Any]:

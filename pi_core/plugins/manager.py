@@ -17,6 +17,7 @@ from pi_core.config.paths import project_dir, resolve_path
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
+from pi_core.plugins.installed import missing_plugin_diagnostics
 from pi_core.plugins.loader import import_plugin
 from pi_core.plugins.registry import PluginRegistrations, Registry
 from pi_core.plugins.runtime import PluginRuntime
@@ -79,6 +80,8 @@ class PluginManager:
         settings = SettingsManager.create(self.cwd, str(self.agent_dir))
         for problem in settings.errors:
             self.diagnostics.append(Diagnostic(str(problem), problem.path, problem.level))
+        if options.installed:
+            self.diagnostics.extend(missing_plugin_diagnostics(settings, self.cwd, self.agent_dir))
         self.blocked.update(settings.settings.blocked_plugins, options.blocked)
         found = discover(
             cwd=self.cwd,
