@@ -21,6 +21,12 @@ if TYPE_CHECKING:
         AgentOptions,
         AgentState,
     )
+    from pi_core.agent_session.session import (
+        AgentSession,
+    )
+    from pi_core.agent_session.toolset import (
+        ToolSelection,
+    )
     from pi_core.ai.auth import (
         AuthStorage,
     )
@@ -163,6 +169,9 @@ if TYPE_CHECKING:
     from pi_core.resources.settings import (
         SettingsManager,
     )
+    from pi_core.sdk import (
+        create_agent_session,
+    )
     from pi_core.session.context import (
         SessionContext,
     )
@@ -188,6 +197,9 @@ if TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {
+    "AgentSession": "pi_core.agent_session.session",
+    "ToolSelection": "pi_core.agent_session.toolset",
+    "create_agent_session": "pi_core.sdk",
     "SessionManager": "pi_core.session.manager",
     "SessionContext": "pi_core.session.context",
     "MissingApiKeyError": "pi_core.ai.registry",

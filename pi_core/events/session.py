@@ -95,6 +95,9 @@ class SessionBeforeCompactResult(StrictWireModel):
 
     cancel: bool = False
     compaction: CompactionResult | None = None
+    from_hook: bool = True
+    """False marks pi's standard summary (the default compaction plugin): pi then carries the
+    summary's file lists forward into later compactions, as it does for its own."""
 
 
 class SessionCompactEvent(WireModel):

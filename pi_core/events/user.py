@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from pi_core.agent.abort import AbortSignal
 from pi_core.ai.model import Model
 from pi_core.messages.base import StrictWireModel, WireModel
 from pi_core.messages.content import ImageContent
@@ -55,6 +57,9 @@ class UserBashEvent(WireModel):
     command: str
     exclude_from_context: bool = False
     cwd: str
+    signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
+    on_chunk: Callable[[str], None] | None = Field(default=None, exclude=True)
+    """Call with each piece of output as it arrives (for a live view)."""
 
 
 class BashResult(WireModel):

@@ -9,6 +9,7 @@ from pi_core.testing.scripted import (
     reply,
     scripted_model,
 )
+from pi_core.testing.wire import chat_error, chat_models_json, chat_stream
 
 __all__ = [
     "FakeLLMServer",
@@ -18,6 +19,9 @@ __all__ = [
     "ScriptedProvider",
     "ScriptedResponse",
     "call",
+    "chat_error",
+    "chat_models_json",
+    "chat_stream",
     "reply",
     "scripted_model",
 ]

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import codecs
 import signal as signals
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pi_core.events.user import BashResult, UserBashEvent, UserBashResult
 from pi_core.hookspecs import hookimpl
 from pi_core.messages.content import TextContent
 from pi_core.tools.inputs import BashToolDetails, BashToolInput
@@ -192,3 +194,33 @@ def create_tool() -> BashTool:
 def register_tools(register: Callable[..., None]) -> None:
     """Register `bash`."""
     register(create_tool())
+
+
+@hookimpl(trylast=True)
+async def user_bash(event: UserBashEvent) -> UserBashResult:
+    """Run the user's `!cmd` (the default runner; any other plugin's answer comes first)."""
+    output = OutputAccumulator(temp_file_prefix="pi-bash")
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def on_data(chunk: bytes) -> None:
+        output.append(chunk)
+        if event.on_chunk is not None:
+            text = decoder.decode(chunk)
+            if text:
+                event.on_chunk(text)
+
+    try:
+        outcome = await run_in_shell(event.command, event.cwd, on_data, event.signal)
+    finally:
+        output.finish()
+    snapshot = output.snapshot(persist_if_truncated=True)
+    output.close()
+    return UserBashResult(
+        result=BashResult(
+            output=snapshot.content,
+            exit_code=outcome.exit_code,
+            cancelled=outcome.stopped == "aborted",
+            truncated=snapshot.truncation.truncated,
+            full_output_path=snapshot.full_output_path,
+        )
+    )

@@ -1,0 +1,209 @@
+"""When to compact (by hand, over the threshold, after an overflow) and applying the result.
+
+The summary itself comes from a plugin implementing `session_before_compact` (the default is
+pi-plugin-compaction); the core only prepares what to summarize and records the outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.agent.abort import AbortController
+from pi_core.agent_session.events import CompactionEndEvent, CompactionReason, CompactionStartEvent
+from pi_core.ai.errors import is_context_overflow
+from pi_core.compaction.prepare import prepare_compaction
+from pi_core.compaction.tokens import (
+    calculate_context_tokens,
+    estimate_context_tokens,
+    get_latest_compaction_entry,
+    should_compact,
+)
+from pi_core.compaction.types import CompactionResult
+from pi_core.events.session import SessionBeforeCompactEvent, SessionCompactEvent
+from pi_core.messages.llm import AssistantMessage
+from pi_core.session.entries import CompactionEntry
+
+if TYPE_CHECKING:
+    from pi_core.agent_session.session import AgentSession
+
+NO_COMPACTOR = (
+    "No plugin provides compaction. Install pi-plugin-compaction "
+    "(`pi install pi-plugin-compaction`) or any plugin that answers session_before_compact "
+    "with a summary."
+)
+OVERFLOW_GAVE_UP = (
+    "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context "
+    "or switching to a larger-context model."
+)
+
+
+class CompactionCancelled(Exception):
+    """A plugin or the user cancelled the compaction."""
+
+
+class CompactionController:
+    """Runs compactions for an AgentSession and decides when automatic ones are due."""
+
+    def __init__(self, session: AgentSession, emit: Callable[[Any], None]) -> None:
+        self.session = session
+        self._emit = emit
+        self._abort: AbortController | None = None
+        self.overflow_recovery_attempted = False
+
+    @property
+    def is_compacting(self) -> bool:
+        """Return whether a compaction is running."""
+        return self._abort is not None
+
+    def abort(self) -> None:
+        """Cancel a running compaction."""
+        if self._abort is not None:
+            self._abort.abort()
+
+    # --- manual ---------------------------------------------------------------------------
+
+    async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
+        """Compact now (after aborting any run); raise with a clear message if it cannot."""
+        session = self.session
+        await session.abort()
+        self._emit(CompactionStartEvent(reason="manual"))
+        try:
+            result = await self._run("manual", custom_instructions, required=True)
+        except BaseException as error:
+            aborted = isinstance(error, CompactionCancelled | asyncio.CancelledError)
+            self._emit(
+                CompactionEndEvent(
+                    reason="manual",
+                    aborted=aborted,
+                    error_message=None if aborted else f"Compaction failed: {error}",
+                )
+            )
+            raise
+        assert result is not None
+        self._emit(CompactionEndEvent(reason="manual", result=result))
+        return result
+
+    # --- automatic ------------------------------------------------------------------------
+
+    async def check(self, message: AssistantMessage, skip_aborted: bool = True) -> None:
+        """After a run (or before a prompt): compact on overflow (then retry) or over threshold."""
+        session = self.session
+        settings = session.settings.get_compaction_settings()
+        if not settings.enabled or (skip_aborted and message.stop_reason == "aborted"):
+            return
+        model = session.model
+        window = model.context_window if model else 0
+        branch = session.session_manager.get_branch()
+        latest = get_latest_compaction_entry(branch)
+        if latest is not None and message.timestamp <= _millis(latest.timestamp):
+            return  # usage from before the last compaction says nothing about the context now
+        same_model = model is not None and (message.provider, message.model) == (
+            model.provider,
+            model.id,
+        )
+        if same_model and is_context_overflow(message, window):
+            if self.overflow_recovery_attempted:
+                self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_GAVE_UP))
+                return
+            self.overflow_recovery_attempted = True
+            session.drop_trailing_error()
+            await self._auto("overflow", will_retry=True)
+            return
+        if message.stop_reason == "error":
+            estimate = estimate_context_tokens(session.messages)
+            if estimate.last_usage_index is None:
+                return
+            tokens = estimate.tokens
+        else:
+            tokens = calculate_context_tokens(message.usage)
+        if should_compact(tokens, window, settings):
+            await self._auto("threshold", will_retry=False)
+
+    async def _auto(self, reason: CompactionReason, will_retry: bool) -> None:
+        self._emit(CompactionStartEvent(reason=reason))
+        try:
+            result = await self._run(reason, None, required=False)
+        except CompactionCancelled:
+            self._emit(CompactionEndEvent(reason=reason, aborted=True))
+            return
+        except Exception as error:
+            prefix = (
+                "Context overflow recovery failed"
+                if reason == "overflow"
+                else "Auto-compaction failed"
+            )
+            self._emit(CompactionEndEvent(reason=reason, error_message=f"{prefix}: {error}"))
+            return
+        if result is None:
+            self._emit(CompactionEndEvent(reason=reason))
+            return
+        self._emit(CompactionEndEvent(reason=reason, result=result, will_retry=will_retry))
+        session = self.session
+        if will_retry:
+            session.drop_trailing_error()
+            session.schedule_continue()
+        elif session.agent.has_queued_messages():
+            session.schedule_continue()
+
+    # --- the work -------------------------------------------------------------------------
+
+    async def _run(
+        self, reason: CompactionReason, custom_instructions: str | None, required: bool
+    ) -> CompactionResult | None:
+        session = self.session
+        if session.model is None:
+            if required:
+                raise RuntimeError("No model selected")
+            return None
+        branch = session.session_manager.get_branch()
+        settings = session.settings.get_compaction_settings()
+        preparation = prepare_compaction(branch, settings)
+        if preparation is None:
+            if not required:
+                return None
+            if branch and isinstance(branch[-1], CompactionEntry):
+                raise RuntimeError("Already compacted")
+            raise RuntimeError("Nothing to compact (session too small)")
+        self._abort = AbortController()
+        signal = self._abort.signal
+        try:
+            outcome = await session.dispatcher.emit(
+                SessionBeforeCompactEvent(
+                    preparation=preparation,
+                    branch_entries=branch,
+                    custom_instructions=custom_instructions,
+                    signal=signal,
+                )
+            )
+            if signal.aborted or (outcome is not None and outcome.cancel):
+                raise CompactionCancelled("Compaction cancelled")
+            if outcome is None or outcome.compaction is None:
+                raise RuntimeError(NO_COMPACTOR)
+            result: CompactionResult = outcome.compaction
+            from_hook = outcome.from_hook
+        finally:
+            self._abort = None
+        manager = session.session_manager
+        entry_id = manager.append_compaction(
+            result.summary,
+            result.first_kept_entry_id,
+            result.tokens_before,
+            result.details,
+            from_hook,
+        )
+        session.reload_messages()
+        entry = manager.get_entry(entry_id)
+        if isinstance(entry, CompactionEntry):
+            await session.dispatcher.notify(
+                "session_compact",
+                SessionCompactEvent(compaction_entry=entry, from_extension=from_hook),
+            )
+        return result
+
+
+def _millis(timestamp: str) -> int:
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() * 1000)

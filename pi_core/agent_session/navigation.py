@@ -1,0 +1,246 @@
+"""New session, switch, fork and tree navigation, each behind a `session_before_*` that can cancel.
+
+As in pi 0.73.1, leaving a session tells plugins `session_shutdown` (with the reason) and arriving
+tells them `session_start`; `session_switch` / `session_fork` follow for plugins that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pi_core.events.session import (
+    SessionBeforeForkEvent,
+    SessionBeforeSwitchEvent,
+    SessionBeforeTreeEvent,
+    SessionForkEvent,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    SessionSwitchEvent,
+    SessionTreeEvent,
+    TreePreparation,
+)
+from pi_core.messages.content import TextContent
+from pi_core.messages.llm import UserMessage
+from pi_core.session.entries import BranchSummaryEntry, CustomMessageEntry, SessionMessageEntry
+from pi_core.session.manager import SessionManager
+
+if TYPE_CHECKING:
+    from pi_core.agent_session.session import AgentSession
+
+NO_SUMMARIZER = (
+    "No plugin provides branch summaries. Install pi-plugin-compaction "
+    "(`pi install pi-plugin-compaction`) or any plugin that answers session_before_tree."
+)
+
+
+class Navigator:
+    """Moves an AgentSession between session files and within one file's tree."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+
+    async def new_session(
+        self,
+        parent_session: str | None = None,
+        setup: Callable[[SessionManager], Any] | None = None,
+    ) -> dict[str, Any]:
+        """Start an empty session in the same folder (plugins may cancel)."""
+        session = self.session
+        outcome = await session.dispatcher.emit(SessionBeforeSwitchEvent(reason="new"))
+        if outcome is not None and outcome.cancel:
+            return {"cancelled": True}
+        previous = session.session_file
+        await self._leave("new")
+        session.session_manager.new_session(parent_session=parent_session)
+        self._reset_agent()
+        if setup is not None:
+            result = setup(session.session_manager)
+            if hasattr(result, "__await__"):
+                await result
+            session.reload_messages()
+        await self._arrive("new", previous)
+        await session.dispatcher.notify(
+            "session_switch", SessionSwitchEvent(reason="new", previous_session_file=previous)
+        )
+        return {"cancelled": False}
+
+    async def switch_session(self, path: str) -> dict[str, Any]:
+        """Open another session file and restore its model and thinking level."""
+        session = self.session
+        target = Path(path).expanduser().resolve()
+        if not target.is_file():
+            raise FileNotFoundError(f"Session file not found: {target}")
+        outcome = await session.dispatcher.emit(
+            SessionBeforeSwitchEvent(reason="resume", target_session_file=str(target))
+        )
+        if outcome is not None and outcome.cancel:
+            return {"cancelled": True}
+        previous = session.session_file
+        await self._leave("resume", str(target))
+        session.session_manager.set_session_file(target)
+        self._reset_agent()
+        await self.restore_model_and_thinking()
+        await self._arrive("resume", previous)
+        await session.dispatcher.notify(
+            "session_switch", SessionSwitchEvent(reason="resume", previous_session_file=previous)
+        )
+        return {"cancelled": False}
+
+    async def fork(self, entry_id: str, position: str = "before") -> dict[str, Any]:
+        """Continue in a new file from before a user message (or at any entry with "at")."""
+        session = self.session
+        manager = session.session_manager
+        entry = manager.get_entry(entry_id)
+        if entry is None:
+            raise ValueError("Invalid entry ID for forking")
+        selected_text: str | None = None
+        if position == "at":
+            target: str | None = entry.id
+        else:
+            if not (isinstance(entry, SessionMessageEntry) and entry.message.role == "user"):
+                raise ValueError("Invalid entry ID for forking")
+            target = entry.parent_id
+            selected_text = _text(entry.message)
+        outcome = await session.dispatcher.emit(
+            SessionBeforeForkEvent(entry_id=entry_id, position=position)
+        )
+        if outcome is not None and outcome.cancel:
+            return {"cancelled": True}
+        previous = session.session_file
+        await self._leave("fork")
+        if target is None:
+            manager.new_session(parent_session=previous)
+        else:
+            manager.create_branched_session(target)
+        self._reset_agent()
+        await self._arrive("fork", previous)
+        await session.dispatcher.notify(
+            "session_fork", SessionForkEvent(previous_session_file=previous)
+        )
+        return {"cancelled": False, "selected_text": selected_text}
+
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool | None = None,
+        label: str | None = None,
+    ) -> dict[str, Any]:
+        """Move the leaf within this file; a user message's text comes back for editing."""
+        session = self.session
+        manager = session.session_manager
+        old_leaf = manager.get_leaf_id()
+        if target_id == old_leaf:
+            return {"cancelled": False}
+        target = manager.get_entry(target_id)
+        if target is None:
+            raise ValueError(f"Entry {target_id} not found")
+        from pi_core.compaction.branch import collect_entries_for_branch_summary
+
+        entries, common_ancestor = collect_entries_for_branch_summary(manager, old_leaf, target_id)
+        preparation = TreePreparation(
+            target_id=target_id,
+            old_leaf_id=old_leaf,
+            common_ancestor_id=common_ancestor,
+            entries_to_summarize=entries,
+            user_wants_summary=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
+        outcome = await session.dispatcher.emit(SessionBeforeTreeEvent(preparation=preparation))
+        if outcome is not None and outcome.cancel:
+            return {"cancelled": True}
+        if outcome is not None and outcome.label is not None:
+            label = outcome.label
+        summary = outcome.summary if outcome is not None and summarize else None
+        if summarize and entries and summary is None:
+            raise RuntimeError(NO_SUMMARIZER)
+        editor_text: str | None = None
+        new_leaf: str | None
+        if isinstance(target, SessionMessageEntry) and target.message.role == "user":
+            new_leaf, editor_text = target.parent_id, _text(target.message)
+        elif isinstance(target, CustomMessageEntry):
+            new_leaf = target.parent_id
+            content = target.content
+            editor_text = (
+                content
+                if isinstance(content, str)
+                else "".join(b.text for b in content if isinstance(b, TextContent))
+            )
+        else:
+            new_leaf = target_id
+        summary_entry: BranchSummaryEntry | None = None
+        if summary is not None:
+            summary_id = manager.branch_with_summary(
+                new_leaf, summary.summary, summary.details, True
+            )
+            found = manager.get_entry(summary_id)
+            summary_entry = found if isinstance(found, BranchSummaryEntry) else None
+            if label:
+                manager.append_label_change(summary_id, label)
+        elif new_leaf is None:
+            manager.reset_leaf()
+        else:
+            manager.branch(new_leaf)
+        if label and summary is None:
+            manager.append_label_change(target_id, label)
+        session.reload_messages()
+        await session.dispatcher.notify(
+            "session_tree",
+            SessionTreeEvent(
+                new_leaf_id=manager.get_leaf_id(),
+                old_leaf_id=old_leaf,
+                summary_entry=summary_entry,
+                from_extension=True if summary is not None else None,
+            ),
+        )
+        return {"cancelled": False, "editor_text": editor_text, "summary_entry": summary_entry}
+
+    # --- shared steps ---------------------------------------------------------------------
+
+    async def _leave(self, reason: str, target: str | None = None) -> None:
+        session = self.session
+        await session.abort()
+        await session.dispatcher.notify(
+            "session_shutdown",
+            SessionShutdownEvent(reason=reason, target_session_file=target),
+        )
+
+    async def _arrive(self, reason: str, previous: str | None) -> None:
+        await self.session.dispatcher.notify(
+            "session_start",
+            SessionStartEvent(reason=reason, previous_session_file=previous),
+        )
+
+    def _reset_agent(self) -> None:
+        session = self.session
+        session.agent.reset()
+        session.prompts.clear()
+        session.prompts.next_turn = []
+        session.bash.pending.clear()
+        session.reload_messages()
+
+    async def restore_model_and_thinking(self) -> None:
+        """Use the model and thinking level the session file last recorded, when available."""
+        session = self.session
+        context = session.session_manager.build_session_context()
+        if context.model is not None:
+            model = session.model_registry.find(context.model.provider, context.model.model_id)
+            if model is not None and session.model_registry.has_credentials(model.provider):
+                session.agent.state.model = model
+        if context.thinking_level:
+            session.agent.state.thinking_level = context.thinking_level
+
+
+def _text(message: Any) -> str:
+    if not isinstance(message, UserMessage):
+        return ""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(b.text for b in content if isinstance(b, TextContent))

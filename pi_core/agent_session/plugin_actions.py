@@ -1,0 +1,236 @@
+"""What `ctx` does once a session is bound: the actions plugins call, and a read-only session."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.messages.agent import CustomMessage
+
+if TYPE_CHECKING:
+    from pi_core.agent_session.session import AgentSession
+    from pi_core.ai.model import Model
+
+_READ_ONLY = (
+    "cwd",
+    "session_id",
+    "session_file",
+    "session_dir",
+    "get_entries",
+    "get_branch",
+    "get_entry",
+    "get_children",
+    "get_label",
+    "get_leaf_id",
+    "get_leaf_entry",
+    "get_tree",
+    "get_header",
+    "get_session_name",
+    "build_session_context",
+    "is_persisted",
+)
+
+
+class ReadOnlySession:
+    """The session manager as plugins see it: everything to read, nothing to write."""
+
+    def __init__(self, get_manager: Callable[[], Any]) -> None:
+        self._get_manager = get_manager
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _READ_ONLY:
+            raise AttributeError(
+                f"ctx.session.{name} is not available: the session is read-only for plugins "
+                "(use ctx.append_entry, ctx.set_label, ctx.set_session_name or ctx.send_message)"
+            )
+        return getattr(self._get_manager(), name)
+
+    def get_session_file(self) -> str | None:
+        """Return the session file's path."""
+        path = self._get_manager().session_file
+        return str(path) if path is not None else None
+
+
+class PluginActions:
+    """The session's answers to `ctx` actions (see ExtensionContext)."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+
+    def _report(self, event: str, error: BaseException) -> None:
+        self.session.dispatcher.publish_error("", "<runtime>", event, error)
+
+    def _background(self, event: str, coroutine: Any) -> None:
+        async def guarded() -> None:
+            try:
+                await coroutine
+            except Exception as error:
+                self._report(event, error)
+
+        self.session.spawn(guarded())
+
+    def get_model(self) -> Model | None:
+        """Return the current model."""
+        return self.session.model
+
+    def is_idle(self) -> bool:
+        """Return whether the agent is idle."""
+        return not self.session.is_streaming
+
+    def abort(self) -> None:
+        """Abort the current run."""
+        self.session.retry.cancel()
+        self.session.agent.abort()
+
+    def has_pending_messages(self) -> bool:
+        """Return whether messages are queued."""
+        return self.session.agent.has_queued_messages()
+
+    def shutdown(self) -> None:
+        """Ask the mode to shut down (modes replace this handler)."""
+        self.session.shutdown_requested = True
+
+    def get_context_usage(self) -> Any:
+        """Return the context usage."""
+        return self.session.get_context_usage()
+
+    def compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        on_complete: Callable[[Any], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None:
+        """Compact in the background and report through the callbacks."""
+
+        async def run() -> None:
+            try:
+                result = await self.session.compact(custom_instructions)
+            except Exception as error:
+                if on_error is not None:
+                    on_error(error)
+                return
+            if on_complete is not None:
+                on_complete(result)
+
+        self.session.spawn(run())
+
+    def get_system_prompt(self) -> str:
+        """Return the system prompt in effect."""
+        return self.session.agent.state.system_prompt
+
+    def send_message(
+        self, message: Any, *, trigger_turn: bool = False, deliver_as: str | None = None
+    ) -> None:
+        """Send a custom message (a dict or CustomMessage) in the background."""
+        custom = message if isinstance(message, CustomMessage) else CustomMessage(**message)
+        self._background(
+            "send_message",
+            self.session.send_custom_message(
+                custom, deliver_as=deliver_as, trigger_turn=trigger_turn
+            ),
+        )
+
+    def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
+        """Send a user message in the background."""
+        self._background(
+            "send_user_message", self.session.send_user_message(content, deliver_as=deliver_as)
+        )
+
+    def append_entry(self, custom_type: str, data: Any = None) -> None:
+        """Store plugin state in the session."""
+        self.session.session_manager.append_custom_entry(custom_type, data)
+
+    def set_session_name(self, name: str) -> None:
+        """Set the session's display name."""
+        self.session.set_session_name(name)
+
+    def get_session_name(self) -> str | None:
+        """Return the session's display name."""
+        return self.session.session_name
+
+    def set_label(self, entry_id: str, label: str | None) -> None:
+        """Label an entry."""
+        self.session.session_manager.append_label_change(entry_id, label)
+
+    def get_active_tools(self) -> list[str]:
+        """Return the active tools' names."""
+        return self.session.get_active_tool_names()
+
+    def get_all_tools(self) -> list[dict[str, Any]]:
+        """Return every tool's name, description and schema."""
+        return self.session.tools.describe()
+
+    def set_active_tools(self, names: list[str]) -> None:
+        """Set the active tools."""
+        self.session.set_active_tools(names)
+
+    def get_commands(self) -> list[dict[str, Any]]:
+        """Return plugin commands, prompt templates and skills as slash commands."""
+        return slash_commands(self.session)
+
+    async def set_model(self, model: Model) -> bool:
+        """Switch model; False without a key."""
+        if not self.session.model_registry.has_credentials(model.provider):
+            return False
+        await self.session.set_model(model)
+        return True
+
+    def get_thinking_level(self) -> str:
+        """Return the thinking level."""
+        return self.session.thinking_level
+
+    def set_thinking_level(self, level: str) -> None:
+        """Set the thinking level."""
+        self.session.set_thinking_level(level)
+
+
+class CommandActions:
+    """Session control for command handlers: wait, new, fork, navigate, switch, reload."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+
+    async def wait_for_idle(self) -> None:
+        """Wait until the agent is idle."""
+        await self.session.agent.wait_for_idle()
+
+    async def new_session(self, **options: Any) -> dict[str, Any]:
+        """Start a new session."""
+        return await self.session.new_session(**options)
+
+    async def fork(self, entry_id: str) -> dict[str, Any]:
+        """Fork from an entry."""
+        return await self.session.fork(entry_id)
+
+    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, Any]:
+        """Move in the session tree."""
+        return await self.session.navigate_tree(target_id, **options)
+
+    async def switch_session(self, session_path: str) -> dict[str, Any]:
+        """Switch to another session file."""
+        return await self.session.switch_session(session_path)
+
+    async def reload(self) -> None:
+        """Reload resources and rebuild the system prompt (plugins stay loaded)."""
+        session = self.session
+        session.resources.reload()
+        await session.resources.discover_from_plugins(session.dispatcher, "reload")
+        session.rebuild_system_prompt()
+
+
+def slash_commands(session: AgentSession) -> list[dict[str, Any]]:
+    """Return the slash commands available: plugin commands, prompt templates, skills."""
+    commands: list[dict[str, Any]] = [
+        {"name": c.name, "description": c.description, "source": "extension"}
+        for c in session.plugins.registry.commands.values()
+    ]
+    commands += [
+        {"name": t.name, "description": t.description, "source": "prompt"}
+        for t in session.resources.prompts
+    ]
+    commands += [
+        {"name": f"skill:{s.name}", "description": s.description, "source": "skill"}
+        for s in session.resources.skills
+    ]
+    return commands

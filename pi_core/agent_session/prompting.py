@@ -1,0 +1,264 @@
+"""The prompt flow: a command runs first, then `input`, expansion, `before_agent_start`, the agent.
+
+While the agent streams, a prompt must say whether it steers or follows up; plugins' messages
+can also wait for the next turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_core.agent_session.events import QueueUpdateEvent
+from pi_core.events.user import InputHandled, InputTransform
+from pi_core.messages.agent import AgentMessage, CustomMessage
+from pi_core.messages.content import ImageContent, TextContent
+from pi_core.messages.llm import UserMessage
+
+if TYPE_CHECKING:
+    from pi_core.agent_session.session import AgentSession
+
+BUSY = (
+    "Agent is already processing. Specify streaming_behavior ('steer' or 'followUp') to queue "
+    "the message."
+)
+NO_MODEL = (
+    "No model selected. Pass --model provider/id, set defaultProvider and defaultModel in "
+    "settings.json, or configure a provider in models.json."
+)
+
+
+class CommandNotQueueable(ValueError):
+    """A plugin command cannot wait in a queue: it runs when given."""
+
+
+class PromptFlow:
+    """Turns what the user (or a plugin) typed into agent runs, queued messages or commands."""
+
+    def __init__(self, session: AgentSession) -> None:
+        self.session = session
+        self.steering_texts: list[str] = []
+        self.follow_up_texts: list[str] = []
+        self.next_turn: list[AgentMessage] = []
+
+    # --- the flow -------------------------------------------------------------------------
+
+    async def prompt(
+        self,
+        text: str,
+        *,
+        images: list[Any] | None = None,
+        streaming_behavior: str | None = None,
+        expand_prompt_templates: bool = True,
+        source: str = "interactive",
+        on_accepted: Callable[[], None] | None = None,
+    ) -> None:
+        """Run a prompt through pi's stages (see the module docstring).
+
+        `on_accepted` is called once the prompt ran as a command, was handled, queued, or is about
+        to reach the agent; an exception before that means it was refused.
+        """
+        session = self.session
+        accepted = on_accepted or (lambda: None)
+        if expand_prompt_templates and text.startswith("/") and await self._run_command(text):
+            accepted()
+            return
+        current_text, current_images = text, images
+        if session.dispatcher.has_impls("input"):
+            outcome = await session.dispatcher.input(current_text, current_images, source)
+            if isinstance(outcome, InputHandled):
+                accepted()
+                return
+            if isinstance(outcome, InputTransform):
+                current_text = outcome.text
+                current_images = outcome.images if outcome.images is not None else current_images
+        expanded = self.expand(current_text) if expand_prompt_templates else current_text
+        if session.is_streaming:
+            if streaming_behavior == "followUp":
+                self._queue(expanded, current_images, follow_up=True)
+            elif streaming_behavior == "steer":
+                self._queue(expanded, current_images, follow_up=False)
+            else:
+                raise RuntimeError(BUSY)
+            accepted()
+            return
+        session.bash.flush_pending()
+        model = session.model
+        if model is None:
+            raise RuntimeError(NO_MODEL)
+        session.model_registry.require_api_key(model)
+        last = _last_assistant(session.messages)
+        if last is not None:
+            await session.compaction.check(last, skip_aborted=False)
+        messages: list[AgentMessage] = [_user_message(expanded, current_images)]
+        messages += self.next_turn
+        self.next_turn = []
+        outcome_bas = await session.dispatcher.before_agent_start(
+            expanded,
+            current_images,
+            session.base_system_prompt,
+            session.resources.system_prompt_options(session.tools.active()).model_dump(),
+        )
+        if outcome_bas is not None:
+            for injected in outcome_bas.messages:
+                messages.append(
+                    CustomMessage(
+                        custom_type=injected.custom_type,
+                        content=injected.content,
+                        display=injected.display,
+                        details=injected.details,
+                    )
+                )
+        system_prompt = outcome_bas.system_prompt if outcome_bas is not None else None
+        session.agent.state.system_prompt = system_prompt or session.base_system_prompt
+        accepted()
+        await session.agent.prompt(messages)
+        await session.settle()
+
+    def expand(self, text: str) -> str:
+        """Expand `/skill:name args` and `/template args` (other text is unchanged)."""
+        resources = self.session.resources
+
+        def on_error(skill: Any, message: str) -> None:
+            self.session.dispatcher.publish_error(
+                "", str(getattr(skill, "file_path", "")), "skill_expansion", RuntimeError(message)
+            )
+
+        return resources.expand_input(text, on_error)
+
+    async def _run_command(self, text: str) -> bool:
+        name, _, args = text[1:].partition(" ")
+        command = self.session.plugins.registry.commands.get(name)
+        if command is None:
+            return False
+        try:
+            result = command.handler(args, self.session.plugins.command_ctx)
+            if hasattr(result, "__await__"):
+                await result
+        except Exception as error:
+            self.session.dispatcher.publish_error(
+                command.plugin, f"command:{name}", "command", error
+            )
+        return True
+
+    # --- queues ---------------------------------------------------------------------------
+
+    async def steer(self, text: str, images: list[Any] | None = None) -> None:
+        """Queue a steering message (expanded; plugin commands cannot be queued)."""
+        self._refuse_command(text)
+        self._queue(self.expand(text), images, follow_up=False)
+
+    async def follow_up(self, text: str, images: list[Any] | None = None) -> None:
+        """Queue a follow-up message (expanded; plugin commands cannot be queued)."""
+        self._refuse_command(text)
+        self._queue(self.expand(text), images, follow_up=True)
+
+    def _refuse_command(self, text: str) -> None:
+        if not text.startswith("/"):
+            return
+        name = text[1:].partition(" ")[0]
+        if name in self.session.plugins.registry.commands:
+            raise CommandNotQueueable(
+                f'Extension command "/{name}" cannot be queued. Use prompt() or execute the '
+                "command when not streaming."
+            )
+
+    def _queue(self, text: str, images: list[Any] | None, *, follow_up: bool) -> None:
+        (self.follow_up_texts if follow_up else self.steering_texts).append(text)
+        self.emit_queue_update()
+        message = _user_message(text, images)
+        if follow_up:
+            self.session.agent.follow_up(message)
+        else:
+            self.session.agent.steer(message)
+
+    def emit_queue_update(self) -> None:
+        """Tell subscribers what waits in the queues."""
+        self.session._emit(
+            QueueUpdateEvent(
+                steering=list(self.steering_texts), follow_up=list(self.follow_up_texts)
+            )
+        )
+
+    def dequeue_text(self, message: UserMessage) -> None:
+        """A queued message reached the agent: take its text off the visible queue."""
+        text = _text_of(message)
+        if not text:
+            return
+        for texts in (self.steering_texts, self.follow_up_texts):
+            if text in texts:
+                texts.remove(text)
+                self.emit_queue_update()
+                return
+
+    def clear(self) -> dict[str, list[str]]:
+        """Empty both queues and return their texts (to restore them to the editor)."""
+        steering, follow_up = self.steering_texts, self.follow_up_texts
+        self.steering_texts, self.follow_up_texts = [], []
+        self.session.agent.clear_queues()
+        self.emit_queue_update()
+        return {"steering": steering, "followUp": follow_up}
+
+    # --- plugins' messages ----------------------------------------------------------------
+
+    async def send_custom_message(
+        self, message: CustomMessage, *, deliver_as: str | None = None, trigger_turn: bool = False
+    ) -> None:
+        """Steer, follow up, wait for the next turn, start a turn, or just record the message."""
+        session = self.session
+        if deliver_as == "nextTurn":
+            self.next_turn.append(message)
+        elif session.is_streaming:
+            if deliver_as == "followUp":
+                session.agent.follow_up(message)
+            else:
+                session.agent.steer(message)
+        elif trigger_turn:
+            await session.agent.prompt(message)
+            await session.settle()
+        else:
+            session.agent.state.messages.append(message)
+            session.session_manager.append_custom_message_entry(
+                message.custom_type, message.content, message.display, message.details
+            )
+            from pi_core.events.agent import MessageEndEvent, MessageStartEvent
+
+            session._emit(MessageStartEvent(message=message))
+            session._emit(MessageEndEvent(message=message))
+
+    async def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
+        """Prompt as the user would, without command handling or template expansion."""
+        if isinstance(content, str):
+            text, images = content, None
+        else:
+            text = "\n".join(b.text for b in content if isinstance(b, TextContent))
+            images = [b for b in content if isinstance(b, ImageContent)] or None
+        await self.prompt(
+            text,
+            images=images,
+            streaming_behavior=deliver_as,
+            expand_prompt_templates=False,
+            source="extension",
+        )
+
+
+def _user_message(text: str, images: list[Any] | None) -> UserMessage:
+    content: list[Any] = [TextContent(text=text)]
+    content.extend(images or [])
+    return UserMessage(content=content)
+
+
+def _text_of(message: UserMessage) -> str:
+    content = message.content
+    if isinstance(content, str):
+        return content
+    return "".join(b.text for b in content if isinstance(b, TextContent))
+
+
+def _last_assistant(messages: list[AgentMessage]) -> Any:
+    from pi_core.messages.llm import AssistantMessage
+
+    for message in reversed(messages):
+        if isinstance(message, AssistantMessage):
+            return message
+    return None

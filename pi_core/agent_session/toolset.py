@@ -1,0 +1,104 @@
+"""The session's tools: every registered tool, which are active, and the hooks around each call.
+
+Every call goes through the `tool_call` hook first (a block becomes the error result the LLM
+reads) and its result through the `tool_result` chain, whichever plugin or SDK caller made the
+tool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pi_core.agent.abort import AbortSignal
+from pi_core.agent.tools import ToolGateResult, ToolPatch
+from pi_core.events.tools import make_tool_call_event, make_tool_result_event
+from pi_core.messages.content import ToolCall
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.tools.tool import Tool, ToolResult
+
+BUILTIN_TOOLS = ("read", "bash", "edit", "write", "grep", "find", "ls")
+DEFAULT_ACTIVE = ("read", "bash", "edit", "write")
+
+
+@dataclass(frozen=True)
+class ToolSelection:
+    """Which tools start active, as pi's `--tools`, `--no-tools` and `--no-builtin-tools` say."""
+
+    allow: Sequence[str] | None = None
+    no_tools: bool = False
+    no_builtin_tools: bool = False
+
+    def initial(self, names: Sequence[str]) -> list[str]:
+        """Return the names active at start-up, in registration order."""
+        known = set(names)
+        if self.allow is not None:
+            return [name for name in dict.fromkeys(self.allow) if name in known]
+        if self.no_tools:
+            return []
+        builtin = [] if self.no_builtin_tools else [n for n in DEFAULT_ACTIVE if n in known]
+        return builtin + [name for name in names if name not in BUILTIN_TOOLS]
+
+
+class ToolSet:
+    """All tools by name (plugins' first, then the SDK's custom tools) and the active subset."""
+
+    def __init__(self, tools: Sequence[Tool[Any]], selection: ToolSelection) -> None:
+        self.all: dict[str, Tool[Any]] = {}
+        for tool in tools:
+            self.all[tool.name] = tool  # a later tool of the same name wins, as in pi
+        self.active_names = selection.initial(list(self.all))
+
+    def active(self) -> list[Tool[Any]]:
+        """Return the active tools."""
+        return [self.all[name] for name in self.active_names if name in self.all]
+
+    def set_active(self, names: Sequence[str]) -> list[str]:
+        """Activate these names (unknown ones are ignored); return what is now active."""
+        self.active_names = [name for name in dict.fromkeys(names) if name in self.all]
+        return list(self.active_names)
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Return each tool's name, description and parameter schema."""
+        return [
+            {"name": t.name, "description": t.description, "parameters": t.parameters_schema()}
+            for t in self.all.values()
+        ]
+
+
+class ToolHooks:
+    """The agent's tool-call seams, answered by the `tool_call` and `tool_result` hooks."""
+
+    def __init__(self, dispatcher: HookDispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    async def before(
+        self, call: ToolCall, params: Any, signal: AbortSignal
+    ) -> ToolGateResult | None:
+        """Ask the `tool_call` hook; a block carries the reason the LLM will read."""
+        if not self.dispatcher.has_impls("tool_call"):
+            return None
+        result = await self.dispatcher.tool_call(make_tool_call_event(call.name, call.id, params))
+        if result is not None and result.block:
+            return ToolGateResult(block=True, reason=result.reason)
+        return None
+
+    async def after(
+        self, call: ToolCall, params: Any, result: ToolResult, is_error: bool, signal: AbortSignal
+    ) -> ToolPatch | None:
+        """Pass the result through the `tool_result` chain and return what it changed."""
+        if not self.dispatcher.has_impls("tool_result"):
+            return None
+        event = make_tool_result_event(
+            call.name, call.id, params, list(result.content), result.details, is_error
+        )
+        patch = await self.dispatcher.tool_result(event)
+        if patch is None:
+            return None
+        return ToolPatch(
+            content=patch.content,
+            details=patch.details,
+            is_error=patch.is_error,
+            details_set=True,
+        )

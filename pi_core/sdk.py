@@ -1,0 +1,209 @@
+"""`create_agent_session`: everything an AgentSession needs, assembled the way `pi` does it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pi_core.agent.abort import AbortSignal
+from pi_core.agent.agent import Agent, AgentOptions, AgentState
+from pi_core.agent_session.convert import convert_to_llm
+from pi_core.agent_session.plugin_actions import CommandActions, PluginActions, ReadOnlySession
+from pi_core.agent_session.session import AgentSession
+from pi_core.agent_session.toolset import ToolHooks, ToolSelection, ToolSet
+from pi_core.ai.auth import AuthStorage
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import StreamOptions
+from pi_core.ai.registry import ModelRegistry
+from pi_core.config.paths import agent_dir as default_agent_dir
+from pi_core.messages.agent import AgentMessage
+from pi_core.plugins.manager import LoadOptions, PluginManager
+from pi_core.plugins.ui import ExtensionUI
+from pi_core.resources.loader import ResourceLoader
+from pi_core.resources.settings import SettingsManager
+from pi_core.session.manager import SessionManager
+from pi_core.tools.tool import Tool
+
+DEFAULT_THINKING_LEVEL = "medium"
+
+
+async def create_agent_session(
+    *,
+    cwd: str | Path | None = None,
+    agent_dir: str | Path | None = None,
+    model: Model | str | None = None,
+    thinking_level: str | None = None,
+    tools: Sequence[str] | None = None,
+    no_tools: bool = False,
+    no_builtin_tools: bool = False,
+    custom_tools: Sequence[Tool[Any]] = (),
+    plugins: Sequence[Any] = (),
+    load_options: LoadOptions | None = None,
+    session: SessionManager | None = None,
+    settings: SettingsManager | None = None,
+    resources: ResourceLoader | None = None,
+    auth: AuthStorage | None = None,
+    model_registry: ModelRegistry | None = None,
+    api_key: str | None = None,
+    ui: ExtensionUI | None = None,
+    plugin_manager: PluginManager | None = None,
+) -> AgentSession:
+    """Create a session: plugins loaded, model chosen, tools wrapped, `session_start` sent.
+
+    `tools` is an allow-list of tool names (pi's `--tools`); `custom_tools` are Tool objects
+    added beside the plugins' ones; `plugins` are plugin objects registered in code. Pass
+    `session=SessionManager.in_memory()` to keep nothing on disk.
+    """
+    folder = Path(cwd or Path.cwd()).resolve()
+    agent_home = Path(agent_dir) if agent_dir is not None else default_agent_dir()
+    settings = settings or SettingsManager.create(folder, str(agent_home))
+
+    if plugin_manager is None:
+        manager = PluginManager(folder, agent_dir=agent_home, ui=ui)
+        manager.load(load_options)
+    else:
+        manager = plugin_manager
+    for index, plugin in enumerate(plugins):
+        name = getattr(plugin, "__name__", None) or f"sdk-plugin-{index + 1}"
+        manager.register_inline(plugin, name)
+
+    auth = auth or AuthStorage(agent_home / "auth.json")
+    registry = model_registry or ModelRegistry(auth, agent_home / "models.json")
+    for provider in manager.registry.providers:
+        registry.register_provider(provider.name, provider.config)
+
+    if resources is None:
+        resources = ResourceLoader(folder, agent_home, settings)
+        resources.reload()
+    session_manager = session or SessionManager.create(str(folder))
+
+    chosen, level, fallback = _choose_model(model, registry, session_manager, settings)
+    if thinking_level is not None:
+        level = thinking_level if chosen is None or chosen.reasoning else "off"
+    if api_key and chosen is not None:
+        auth.set_runtime_key(chosen.provider, api_key)
+
+    toolset = ToolSet(
+        [registered.tool for registered in manager.registry.tools.values()] + list(custom_tools),
+        ToolSelection(allow=tools, no_tools=no_tools, no_builtin_tools=no_builtin_tools),
+    )
+    hooks = ToolHooks(manager.dispatcher)
+
+    async def transform_context(
+        messages: list[AgentMessage], signal: AbortSignal
+    ) -> list[AgentMessage]:
+        if not manager.dispatcher.has_impls("context"):
+            return messages
+        return await manager.dispatcher.context(messages)
+
+    async def get_api_key(provider: str) -> str | None:
+        return registry.get_api_key(provider)
+
+    async def on_payload(payload: Any) -> Any:
+        if not manager.dispatcher.has_impls("before_provider_request"):
+            return payload
+        return await manager.dispatcher.before_provider_request(payload)
+
+    async def on_response(status: int, headers: dict[str, str]) -> None:
+        from pi_core.events.agent import AfterProviderResponseEvent
+
+        await manager.dispatcher.notify(
+            "after_provider_response", AfterProviderResponseEvent(status=status, headers=headers)
+        )
+
+    budgets = settings.get_thinking_budgets()
+    agent = Agent(
+        AgentOptions(
+            stream_for=registry.stream_for,
+            convert_to_llm=convert_to_llm,
+            transform_context=transform_context,
+            get_api_key=get_api_key,
+            before_tool_call=hooks.before,
+            after_tool_call=hooks.after,
+            tool_context=manager.ctx,
+            steering_mode=settings.get_steering_mode(),
+            follow_up_mode=settings.get_follow_up_mode(),
+            stream_options=StreamOptions(
+                on_payload=on_payload,
+                on_response=on_response,
+                thinking_budgets=budgets.model_dump(exclude_none=True) if budgets else None,
+            ),
+        ),
+        AgentState(model=chosen, thinking_level=level),
+    )
+    agent_session = AgentSession(
+        agent=agent,
+        session_manager=session_manager,
+        settings=settings,
+        model_registry=registry,
+        resources=resources,
+        plugins=manager,
+        tools=toolset,
+        cwd=str(folder),
+    )
+    agent_session.model_fallback_message = fallback
+    agent_session.reload_messages()
+    _record_start(session_manager, chosen, level)
+    manager.runtime.session = ReadOnlySession(lambda: agent_session.session_manager)
+    manager.runtime.model_registry = registry
+    manager.bind(PluginActions(agent_session), CommandActions(agent_session))
+    await agent_session.start()
+    return agent_session
+
+
+def _record_start(session: SessionManager, model: Model | None, level: str) -> None:
+    """Record the model and thinking level a new session starts with, as pi does."""
+    branch = session.get_branch()
+    has_history = bool(session.build_session_context().messages)
+    if not has_history and model is not None:
+        session.append_model_change(model.provider, model.id)
+    if not has_history or not any(e.type == "thinking_level_change" for e in branch):
+        session.append_thinking_level_change(level)
+
+
+def _choose_model(
+    requested: Model | str | None,
+    registry: ModelRegistry,
+    session: SessionManager,
+    settings: SettingsManager,
+) -> tuple[Model | None, str, str | None]:
+    """Pick the model: asked for, else the session's, else settings' default, else the first
+    with a key. Returns (model, thinking level, a note when a saved model was unavailable)."""
+    context = session.build_session_context()
+    level: str | None = None
+    fallback: str | None = None
+    model: Model | None = None
+    if isinstance(requested, Model):
+        model = requested
+    elif isinstance(requested, str):
+        choice = registry.resolve(requested)
+        model, level = choice.model, choice.thinking_level
+    elif context.model is not None and context.messages:
+        found = registry.find(context.model.provider, context.model.model_id)
+        if found is not None and registry.has_credentials(found.provider):
+            model = found
+        else:
+            fallback = f"Could not restore model {context.model.provider}/{context.model.model_id}"
+    if model is None and requested is None:
+        provider, model_id = settings.get_default_provider(), settings.get_default_model()
+        if provider and model_id:
+            model = registry.find(provider, model_id)
+        if model is None:
+            available = registry.available_models()
+            model = available[0] if available else None
+        if fallback and model is not None:
+            fallback += f". Using {model.provider}/{model.id}"
+    has_history = bool(context.messages)
+    if level is None:
+        level = (
+            context.thinking_level
+            if has_history and context.thinking_level
+            else settings.get_default_thinking_level() or DEFAULT_THINKING_LEVEL
+        )
+    if model is not None and not model.reasoning:
+        level = "off"
+    return model, level, fallback
+
+
+__all__ = ["create_agent_session"]
