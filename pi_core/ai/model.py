@@ -78,3 +78,5 @@ class ProviderConfig(WireModel):
     """Environment variables that may hold this provider's key, in order of preference."""
     stream: Callable[..., Any] | None = Field(default=None, exclude=True)
     """The stream function (see `pi_core.ai.protocol.StreamFunction`) for this provider's api."""
+    streams: dict[str, Callable[..., Any]] = Field(default_factory=dict, exclude=True)
+    """Stream functions for further API kinds the plugin serves (per-model `api`, models.json)."""

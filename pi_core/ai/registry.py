@@ -52,8 +52,9 @@ class ModelRegistry:
     # --- building -------------------------------------------------------------------------
 
     def register_provider(self, name: str, config: ProviderConfig) -> None:
-        """Add (or replace) a provider a plugin registered, and the stream for its API."""
+        """Add (or replace) a provider a plugin registered, and the streams for its APIs."""
         self._plugin_providers[name] = config
+        self._streams.update(config.streams)
         if config.stream is not None and config.api:
             self._streams[config.api] = config.stream
         self._rebuild()

@@ -127,6 +127,29 @@ def test_models_json_overrides_a_plugin_provider(tmp_path: Path) -> None:
     assert len([m for m in reg.all_models() if m.provider == "anthropic"]) == 4
 
 
+def test_a_provider_can_bring_streams_for_further_api_kinds(tmp_path: Path) -> None:
+    async def other_stream(*args: Any) -> Any:
+        yield None  # pragma: no cover
+
+    reg = registry(
+        tmp_path,
+        {"providers": {"local": {"baseUrl": "http://127.0.0.1:9/v1", "api": "chat-kind",
+                                 "apiKey": "x", "models": [{"id": "small"}]}}},
+    )  # fmt: skip
+    reg.register_provider(
+        "multi",
+        ProviderConfig(
+            api="main-kind",
+            models=[ProviderModelConfig(id="m1"), ProviderModelConfig(id="m2", api="chat-kind")],
+            stream=fake_stream,
+            streams={"chat-kind": other_stream},
+        ),
+    )
+    assert reg.stream_for(reg.resolve("multi/m1").model) is fake_stream
+    assert reg.stream_for(reg.resolve("multi/m2").model) is other_stream
+    assert reg.stream_for(reg.resolve("local/small").model) is other_stream
+
+
 def test_broken_models_json_is_reported_not_fatal(tmp_path: Path) -> None:
     (tmp_path / "models.json").write_text('{"providers": {"x": {"models": [{"name": 1}]}}}')
     reg = ModelRegistry(AuthStorage(tmp_path / "auth.json"), tmp_path / "models.json")

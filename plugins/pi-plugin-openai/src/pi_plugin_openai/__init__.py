@@ -1,4 +1,4 @@
-"""OpenAI provider for pi: Chat Completions for OpenAI and every OpenAI-compatible server."""
+"""OpenAI provider for pi: the Responses API for OpenAI, Chat Completions for compatible servers."""
 
 from __future__ import annotations
 
@@ -9,21 +9,26 @@ from pi_core.ai.model import ProviderConfig
 from pi_core.hookspecs import hookimpl
 from pi_plugin_openai.catalog import MODELS
 from pi_plugin_openai.completions import stream_completions
+from pi_plugin_openai.responses import stream_responses
 
-STREAMS: dict[str, Any] = {"openai-completions": stream_completions}
-"""API kind → stream function, for custom providers in models.json."""
+STREAMS: dict[str, Any] = {
+    "openai-responses": stream_responses,
+    "openai-completions": stream_completions,
+}
+"""API kind → stream function; both are registered, for custom providers in models.json."""
 
 
 @hookimpl
 def register_providers(register: Callable[..., None]) -> None:
-    """Register `openai` (Chat Completions) with its model catalog."""
+    """Register `openai` (Responses API) with its model catalog, and both API kinds' streams."""
     register(
         "openai",
         ProviderConfig(
-            api="openai-completions",
+            api="openai-responses",
             base_url="https://api.openai.com/v1",
             api_key_env=["OPENAI_API_KEY"],
             models=MODELS,
-            stream=stream_completions,
+            stream=stream_responses,
+            streams=STREAMS,
         ),
     )

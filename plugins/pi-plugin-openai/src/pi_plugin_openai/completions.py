@@ -13,6 +13,7 @@ from pi_core.messages.llm import StopReason
 from pi_core.messages.stream import AssistantMessageEvent
 from pi_plugin_openai.convert import build_payload
 from pi_plugin_openai.errors import describe_error
+from pi_plugin_openai.transport import make_client, open_response
 
 _FINISH: dict[str, StopReason] = {
     "stop": "stop",
@@ -31,20 +32,36 @@ class _Blocks:
         self.text: int | None = None
         self.thinking: int | None = None
         self.tools: dict[int, int] = {}
+        self.finish: StopReason | None = None
+
+    def chunk(self, chunk: Any) -> list[AssistantMessageEvent]:
+        """Convert one chunk: usage, deltas of each choice, and the finish reason."""
+        if chunk.usage is not None:
+            _record_usage(self.builder, chunk.usage)
+        events: list[AssistantMessageEvent] = []
+        for choice in chunk.choices or []:
+            if choice.delta is not None:
+                events += _delta_events(self, choice.delta)
+            if choice.finish_reason:
+                self.finish = _FINISH.get(choice.finish_reason, "stop")
+        return events
 
     def close_text(self) -> list[AssistantMessageEvent]:
+        """Close the open text block, if any."""
         if self.text is None:
             return []
         index, self.text = self.text, None
         return [self.builder.text_end(index)]
 
     def close_thinking(self) -> list[AssistantMessageEvent]:
+        """Close the open thinking block, if any."""
         if self.thinking is None:
             return []
         index, self.thinking = self.thinking, None
         return [self.builder.thinking_end(index)]
 
     def close_all(self) -> list[AssistantMessageEvent]:
+        """Close every open block, tool calls included."""
         events = self.close_thinking() + self.close_text()
         for index in self.tools.values():
             events.append(self.builder.tool_call_end(index))
@@ -92,43 +109,48 @@ def _record_usage(builder: AssistantMessageBuilder, usage: Any) -> None:
     )
 
 
+def completion_as_chunk(body: dict[str, Any]) -> dict[str, Any]:
+    """Return a complete `chat.completion` body as one equivalent `chat.completion.chunk`."""
+    if body.get("error") and not body.get("choices"):
+        error = body["error"]
+        raise ValueError(error.get("message") if isinstance(error, dict) else str(error))
+    choices = []
+    for position, choice in enumerate(body.get("choices") or []):
+        delta = dict(choice.get("message") or {})
+        calls = delta.pop("tool_calls", None) or []
+        delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(calls)] or None
+        finish = choice.get("finish_reason")
+        choices.append(
+            {"index": choice.get("index", position), "delta": delta, "finish_reason": finish}
+        )
+    return {**body, "object": "chat.completion.chunk", "choices": choices}
+
+
 async def stream_completions(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Chat Completions response (the SDK is imported here, not at start-up)."""
-    from openai import AsyncOpenAI
+    from openai.types.chat import ChatCompletionChunk
 
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
-    client = AsyncOpenAI(
-        base_url=model.base_url or None,
-        api_key=options.api_key or "no-key",
-        default_headers={**(model.headers or {}), **(options.headers or {})},
-        max_retries=0,
-    )
+    client = make_client(model, options, {})
     payload = build_payload(model, context, options)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
-    finish: StopReason | None = None
-    stream: Any = None
-    remove_listener = None
     try:
-        if signal is not None and signal.aborted:
-            raise asyncio.CancelledError
-        stream = await client.chat.completions.create(**payload)
-        if signal is not None:
-            remove_listener = signal.add_listener(lambda: asyncio.ensure_future(stream.close()))
-        async for chunk in stream:
-            if chunk.usage is not None:
-                _record_usage(builder, chunk.usage)
-            for choice in chunk.choices or []:
-                if choice.delta is not None:
-                    for event in _delta_events(blocks, choice.delta):
+        create = client.chat.completions.with_streaming_response.create
+        async with open_response(create, payload, options) as body:
+            if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
+                whole = ChatCompletionChunk.construct(**completion_as_chunk(body))
+                for event in blocks.chunk(whole):
+                    yield event
+            else:
+                async for chunk in body:
+                    for event in blocks.chunk(chunk):
                         yield event
-                if choice.finish_reason:
-                    finish = _FINISH.get(choice.finish_reason, "stop")
         if signal is not None and signal.aborted:
             raise asyncio.CancelledError
     except (asyncio.CancelledError, Exception) as error:
@@ -141,12 +163,10 @@ async def stream_completions(
             yield builder.error(describe_error(error))
         return
     finally:
-        if remove_listener is not None:
-            remove_listener()
         await client.close()
     for event in blocks.close_all():
         yield event
-    if finish == "error":
+    if blocks.finish == "error":
         yield builder.error("The response was stopped by the provider's content filter")
         return
-    yield builder.done(finish)
+    yield builder.done(blocks.finish)

@@ -1,0 +1,56 @@
+"""The `openai-responses` stream: the Responses API over the official SDK, as pi's events."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from pi_core.ai.builder import AssistantMessageBuilder
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import LLMContext, StreamOptions
+from pi_core.messages.stream import AssistantMessageEvent
+from pi_plugin_openai.errors import describe_error
+from pi_plugin_openai.responses_convert import build_payload, session_headers
+from pi_plugin_openai.responses_events import ResponsesEvents
+from pi_plugin_openai.transport import make_client, open_response
+
+_CUT = "Connection lost: the stream ended without response.completed"
+
+
+async def stream_responses(
+    model: Model, context: LLMContext, options: StreamOptions
+) -> AsyncIterator[AssistantMessageEvent]:
+    """Stream one Responses API response (the SDK is imported here, not at start-up)."""
+    builder = AssistantMessageBuilder(model)
+    output = ResponsesEvents(builder)
+    signal = options.signal
+    client = make_client(model, options, session_headers(model, options))
+    payload = build_payload(model, context, options)
+    if options.on_payload is not None:
+        payload = await options.on_payload(payload) or payload
+    yield builder.start()
+    try:
+        create = client.responses.with_streaming_response.create
+        async with open_response(create, payload, options) as body:
+            if isinstance(body, dict):
+                for event in output.replay(body):
+                    yield event
+            else:
+                async for item in body:
+                    for event in output.handle(item):
+                        yield event
+        if signal is not None and signal.aborted:
+            raise asyncio.CancelledError
+        if not output.finished:
+            raise ConnectionError(_CUT)
+    except (asyncio.CancelledError, Exception) as error:
+        for event in output.close():
+            yield event
+        if (signal is not None and signal.aborted) or isinstance(error, asyncio.CancelledError):
+            yield builder.error("Operation aborted", aborted=True)
+        else:
+            yield builder.error(describe_error(error))
+        return
+    finally:
+        await client.close()
+    yield builder.done(output.stop)

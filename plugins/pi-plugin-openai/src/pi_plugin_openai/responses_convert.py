@@ -1,0 +1,219 @@
+"""Turning pi's context into a Responses API request body (`input` items, tools, reasoning)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
+from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
+from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_plugin_openai.convert import compat
+from pi_plugin_openai.history import prepare_messages, short_hash
+
+_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
+
+
+def to_json(value: Any) -> str:
+    """Serialize compactly, as the API itself writes arguments and as pi stores items."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def text_signature(item_id: str, phase: str | None) -> str:
+    """Return what a text block keeps of its output message: `{"v":1,"id":…,"phase":…}`."""
+    payload: dict[str, Any] = {"v": 1, "id": item_id}
+    if phase:
+        payload["phase"] = phase
+    return to_json(payload)
+
+
+def _parse_text_signature(signature: str | None) -> tuple[str | None, str | None]:
+    if not signature:
+        return None, None
+    if signature.startswith("{"):
+        try:
+            parsed = json.loads(signature)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and parsed.get("v") == 1 and isinstance(parsed.get("id"), str):
+            phase = parsed.get("phase")
+            return parsed["id"], phase if phase in ("commentary", "final_answer") else None
+    return signature, None
+
+
+def _image(block: ImageContent) -> dict[str, Any]:
+    url = f"data:{block.mime_type};base64,{block.data}"
+    return {"type": "input_image", "detail": "auto", "image_url": url}
+
+
+def _user(message: UserMessage) -> dict[str, Any] | None:
+    if isinstance(message.content, str):
+        return {"role": "user", "content": [{"type": "input_text", "text": message.content}]}
+    parts = [
+        {"type": "input_text", "text": b.text} if isinstance(b, TextContent) else _image(b)
+        for b in message.content
+    ]
+    return {"role": "user", "content": parts} if parts else None
+
+
+def _assistant(message: AssistantMessage, model: Model, index: int) -> list[dict[str, Any]]:
+    other_model = (
+        message.model != model.id
+        and message.provider == model.provider
+        and message.api == model.api
+    )  # fmt: skip
+    items: list[dict[str, Any]] = []
+    for block in message.content:
+        if isinstance(block, ThinkingContent):
+            if block.thinking_signature:
+                items.append(json.loads(block.thinking_signature))
+        elif isinstance(block, TextContent):
+            item_id, phase = _parse_text_signature(block.text_signature)
+            if not item_id:
+                item_id = f"msg_{index}"
+            elif len(item_id) > 64:
+                item_id = f"msg_{short_hash(item_id)}"
+            item: dict[str, Any] = {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": block.text, "annotations": []}],
+                "status": "completed",
+                "id": item_id,
+            }
+            if phase:
+                item["phase"] = phase
+            items.append(item)
+        elif isinstance(block, ToolCall):
+            call_id, _, item_id = block.id.partition("|")
+            call: dict[str, Any] = {"type": "function_call"}
+            # a call of another model of this API was paired with that model's reasoning items
+            if item_id and not (other_model and item_id.startswith("fc_")):
+                call["id"] = item_id
+            call.update(call_id=call_id, name=block.name, arguments=to_json(block.arguments))
+            items.append(call)
+    return items
+
+
+def _tool_result(message: ToolResultMessage, model: Model) -> dict[str, Any]:
+    text = "\n".join(b.text for b in message.content if isinstance(b, TextContent))
+    images = [b for b in message.content if isinstance(b, ImageContent)]
+    output: str | list[dict[str, Any]]
+    if images and "image" in model.input:
+        output = [{"type": "input_text", "text": text}] if text else []
+        output += [_image(b) for b in images]
+    else:
+        output = text or "(see attached image)"
+    return {
+        "type": "function_call_output",
+        "call_id": message.tool_call_id.split("|")[0],
+        "output": output,
+    }
+
+
+def build_input(model: Model, context: LLMContext) -> list[dict[str, Any]]:
+    """Convert the system prompt and messages to Responses API `input` items."""
+    items: list[dict[str, Any]] = []
+    if context.system_prompt:
+        role = "developer" if model.reasoning else "system"
+        items.append({"role": role, "content": context.system_prompt})
+    index = 0
+    for message in prepare_messages(context.messages, model):
+        if isinstance(message, UserMessage):
+            user = _user(message)
+            if user is None:
+                continue
+            items.append(user)
+        elif isinstance(message, AssistantMessage):
+            converted = _assistant(message, model, index)
+            if not converted:
+                continue
+            items += converted
+        else:
+            items.append(_tool_result(message, model))
+        index += 1
+    return items
+
+
+def build_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+    """Convert tool specs to Responses API function tools (not strict, as pi sends them)."""
+    return [
+        {
+            "type": "function",
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": tool.parameters,
+            "strict": False,
+        }
+        for tool in tools
+    ]
+
+
+def _available_levels(model: Model) -> list[str]:
+    levels = model.thinking_level_map or {}
+    available = []
+    for level in _LEVELS:
+        if level in levels and levels[level] is None:
+            continue
+        if level == "xhigh" and level not in levels:
+            continue
+        available.append(level)
+    return available
+
+
+def reasoning_effort(model: Model, level: str | None) -> str | None:
+    """Return the `reasoning.effort` for a thinking level, clamped to what the model supports."""
+    if not level or level == "off" or not model.reasoning:
+        return None
+    available = _available_levels(model)
+    if level not in available:
+        wanted = _LEVELS.index(level) if level in _LEVELS else 0
+        higher = [x for x in _LEVELS[wanted:] if x in available]
+        lower = [x for x in reversed(_LEVELS[:wanted]) if x in available]
+        level = (higher or lower or ["off"])[0]
+    if level == "off":
+        return None
+    mapped = (model.thinking_level_map or {}).get(level)
+    return mapped if isinstance(mapped, str) else level
+
+
+def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> dict[str, Any]:
+    """Return the request body: input items, tools, output limit, reasoning and caching options."""
+    payload: dict[str, Any] = {
+        "model": model.id,
+        "input": build_input(model, context),
+        "stream": True,
+        "store": False,
+    }
+    if options.session_id:
+        payload["prompt_cache_key"] = options.session_id
+    long_cache = os.environ.get("PI_CACHE_RETENTION") == "long"
+    if long_cache and compat(model, "supportsLongCacheRetention", True):
+        payload["prompt_cache_retention"] = "24h"
+    max_tokens = options.max_tokens or (min(model.max_tokens, 32_000) if model.max_tokens else 0)
+    if max_tokens:
+        payload["max_output_tokens"] = max_tokens
+    if options.temperature is not None:
+        payload["temperature"] = options.temperature
+    if context.tools:
+        payload["tools"] = build_tools(context.tools)
+    if model.reasoning:
+        effort = reasoning_effort(model, options.reasoning)
+        levels = model.thinking_level_map or {}
+        if effort:
+            payload["reasoning"] = {"effort": effort, "summary": "auto"}
+            payload["include"] = ["reasoning.encrypted_content"]
+        elif not ("off" in levels and levels["off"] is None):
+            payload["reasoning"] = {"effort": levels.get("off") or "none"}
+    return payload
+
+
+def session_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """Return the headers pi sends with a session id (for OpenAI's prompt-cache routing)."""
+    if not options.session_id:
+        return {}
+    headers = {"x-client-request-id": options.session_id}
+    if compat(model, "sendSessionIdHeader", True):
+        headers["session_id"] = options.session_id
+    return headers

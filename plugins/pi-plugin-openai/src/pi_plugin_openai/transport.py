@@ -1,0 +1,77 @@
+"""One request through the SDK: the client, abort handling, and SSE-or-JSON detection.
+
+Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body; the caller
+gets either the SDK's event stream or that body as a dict, and converts both the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pi_core.agent.abort import AbortSignal
+from pi_core.ai.model import Model
+from pi_core.ai.protocol import StreamOptions
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+T = TypeVar("T")
+
+
+def make_client(model: Model, options: StreamOptions, headers: dict[str, str]) -> AsyncOpenAI:
+    """Return an SDK client for the model's base URL; retries are left to the session."""
+    from openai import AsyncOpenAI
+
+    return AsyncOpenAI(
+        base_url=model.base_url or None,
+        api_key=options.api_key or "no-key",
+        default_headers={**(model.headers or {}), **headers, **(options.headers or {})},
+        max_retries=0,
+    )
+
+
+async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -> T:
+    """Await `awaitable`, cancelling it (and raising CancelledError) as soon as `signal` fires."""
+    if signal is None:
+        return await awaitable
+    task = asyncio.ensure_future(awaitable)
+
+    def cancel() -> None:
+        """Cancel the request."""
+        task.cancel()
+
+    remove = signal.add_listener(cancel)
+    try:
+        return await task
+    finally:
+        remove()
+
+
+@asynccontextmanager
+async def open_response(
+    create: Callable[..., Any], payload: dict[str, Any], options: StreamOptions
+) -> AsyncIterator[Any]:
+    """Send the request; yield the SDK's event stream, or the JSON body (a dict) sent instead."""
+    signal = options.signal
+    if signal is not None and signal.aborted:
+        raise asyncio.CancelledError
+    manager = create(**payload)
+    response = await _unless_aborted(manager.__aenter__(), signal)
+    remove = None
+    try:
+        if signal is not None:
+            remove = signal.add_listener(lambda: asyncio.ensure_future(response.close()))
+        if options.on_response is not None:
+            await options.on_response(response.status_code, dict(response.headers))
+        content_type = response.headers.get("content-type", "")
+        if "json" in content_type.split(";")[0]:
+            yield await response.json()
+        else:
+            yield await response.parse()
+    finally:
+        if remove is not None:
+            remove()
+        await response.close()
