@@ -15,7 +15,25 @@ if TYPE_CHECKING:
     from pi_core.plugins.manager import PluginManager
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class PiGroup(click.Group):
+    """Subcommands by name; anything else runs the agent (`pi [options] [@files] [messages]`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Send arguments that are not a subcommand (or --version) to the agent command."""
+        if not args or (args[0] not in self.commands and args[0] not in ("-v", "--version")):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """Return a subcommand; the agent command is imported only when it runs."""
+        if name == "run":
+            from pi_core.modes.command import run_command
+
+            return run_command
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=PiGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-v", "--version", message="%(version)s")
 def cli() -> None:
     """pi: a terminal coding agent whose every capability is a plugin."""

@@ -220,7 +220,7 @@ class Navigator:
     def _reset_agent(self) -> None:
         session = self.session
         session.agent.reset()
-        session.prompts.clear()
+        session.prompts.clear(notify=False)  # a new session starts with empty queues
         session.prompts.next_turn = []
         session.bash.pending.clear()
         session.reload_messages()

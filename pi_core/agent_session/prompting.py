@@ -191,12 +191,13 @@ class PromptFlow:
                 self.emit_queue_update()
                 return
 
-    def clear(self) -> dict[str, list[str]]:
+    def clear(self, notify: bool = True) -> dict[str, list[str]]:
         """Empty both queues and return their texts (to restore them to the editor)."""
         steering, follow_up = self.steering_texts, self.follow_up_texts
         self.steering_texts, self.follow_up_texts = [], []
         self.session.agent.clear_queues()
-        self.emit_queue_update()
+        if notify:
+            self.emit_queue_update()
         return {"steering": steering, "followUp": follow_up}
 
     # --- plugins' messages ----------------------------------------------------------------

@@ -135,6 +135,12 @@ class PluginInstaller:
         except SpecError as error:
             raise InstallError(str(error)) from None
         self.records.entries(scope)  # refuse before installing if the file is unusable
+        if (
+            spec.kind == "requirement"
+            and spec.text == spec.name
+            and (self.cwd / spec.text).is_dir()
+        ):
+            self.warn(f"installing the package {spec.text!r}; for the folder, use ./{spec.text}")
         tool = self.tool()
         self.say(f"Installing {spec.describe()} with {tool.label}…")
         self._run(tool.install(spec.installer_args(), extra=extra), f"{tool.label} install")

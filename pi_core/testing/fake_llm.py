@@ -116,8 +116,9 @@ class FakeLLMServer:
                 for name, value in response.headers.items():
                     self.send_header(name, value)
                 cut = response.cut_after_chunks
-                if cut is None:
-                    self.send_header("Content-Length", str(sum(map(len, response.chunks))))
+                # The full length is announced even when the body is cut, so the client sees the
+                # connection drop mid-body, as it would when a real server goes away.
+                self.send_header("Content-Length", str(sum(map(len, response.chunks))))
                 self.send_header("Connection", "close")
                 self.end_headers()
                 for index, chunk in enumerate(response.chunks):

@@ -376,6 +376,21 @@ async def test_missing_key_is_one_clear_line_and_the_prompt_is_kept(harness: Har
     assert harness.server.requests == []
 
 
+async def test_a_provider_error_mid_stream_keeps_the_partial_answer(harness: Harness) -> None:
+    harness.server.queue(chat_stream("partial answer here", cut_after_chunks=3))
+    harness.agent_dir.joinpath("settings.json").write_text(
+        json.dumps({"retry": {"enabled": False}})
+    )
+    session = await harness.session()
+    await session.prompt("hello")
+    last = session.messages[-1]
+    assert isinstance(last, AssistantMessage) and last.stop_reason == "error"
+    assert last.error_message and last.content and "partial" in json.dumps(last.model_dump())
+    assert isinstance(session.messages[0], UserMessage)
+    saved = Path(session.session_file or "").read_text()
+    assert '"hello"' in saved and "partial" in saved
+
+
 async def test_manual_compaction_without_a_plugin_says_what_to_install(harness: Harness) -> None:
     harness.server.queue(*(chat_stream("x" * 400) for _ in range(3)))
     session = await harness.session()

@@ -1,0 +1,5 @@
+"""`python -m pi_core` runs the `pi` command."""
+
+from pi_core.cli import main
+
+main()

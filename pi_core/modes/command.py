@@ -1,0 +1,253 @@
+"""`pi [options] [@files...] [messages...]`: the agent from the command line (pi 0.73.1's options).
+
+Plugins load before the options are parsed, so flags they register appear in `--help` and work.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pi_core.modes.startup import RunOptions, StartupError
+
+THINKING = click.Choice(["off", "minimal", "low", "medium", "high", "xhigh"])
+
+
+def _split(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+class RunCommand(click.Command):
+    """Loads plugins first (with `-e` and `--no-extensions` from argv) to add their flags."""
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Show the usage as `pi`, not as the hidden subcommand."""
+        formatter.write_usage("pi", "[OPTIONS] [@FILES]... [MESSAGES]...")
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Add plugin flags as options, then parse as usual."""
+        if not {"-v", "--version"} & set(args):
+            options = RunOptions(
+                cwd=Path.cwd(),
+                extensions=_prescan(args, ("-e", "--extension")),
+                no_extensions="--no-extensions" in args or "-ne" in args,
+            )
+            from pi_core.modes.startup import load_plugins_for
+
+            manager = load_plugins_for(options)
+            ctx.meta["pi.plugins"] = manager
+            known = {name for param in self.params for name in param.opts}
+            for flag in manager.registry.flags.values():
+                option = f"--{flag.name}"
+                if option in known:
+                    continue
+                if flag.type == "boolean":
+                    param = click.Option([option, f"pi_flag_{flag.name}"], is_flag=True,
+                                         default=None, help=flag.description)  # fmt: skip
+                else:
+                    param = click.Option([option, f"pi_flag_{flag.name}"], default=None,
+                                         metavar="VALUE", help=flag.description)  # fmt: skip
+                self.params.append(param)
+        return super().parse_args(ctx, args)
+
+
+def _prescan(args: list[str], names: tuple[str, ...]) -> list[str]:
+    values = []
+    for index, arg in enumerate(args):
+        if arg in names and index + 1 < len(args):
+            values.append(args[index + 1])
+        for name in names:
+            if arg.startswith(name + "="):
+                values.append(arg.split("=", 1)[1])
+    return values
+
+
+EPILOG = """\b
+Commands:
+  pi install <spec> [-l]   Install a plugin distribution and record it in settings
+  pi remove <spec> [-l]    Uninstall a recorded plugin
+  pi update [spec]         Upgrade recorded plugins
+  pi list                  List recorded and installed plugins
+  pi plugins               List loaded plugins, what they registered, and load errors
+
+\b
+Examples:
+  pi -p "List all .py files in src/"
+  pi @prompt.md @image.png -p "What color is the sky?"
+  pi --model openai/gpt-4o-mini -p "Help me refactor this code"
+  pi --tools read,grep,find,ls -p "Review the code in src/"
+  pi --mode rpc --no-session
+"""
+
+
+@click.command(
+    "run",
+    cls=RunCommand,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=EPILOG,
+    hidden=True,
+)
+@click.option(
+    "-p",
+    "--print",
+    "print_mode",
+    is_flag=True,
+    help="Non-interactive: process the prompt and exit.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["text", "json", "rpc"]),
+    default=None,
+    help="Output mode: text (default), json, or rpc.",
+)
+@click.option("--provider", help="Provider name.")
+@click.option("--model", help='Model pattern or id ("provider/id", optional ":<thinking>").')
+@click.option("--thinking", type=THINKING, help="Thinking level.")
+@click.option("--api-key", help="API key (default: auth.json, then environment variables).")
+@click.option("--system-prompt", help="System prompt (text or a file).")
+@click.option(
+    "--append-system-prompt",
+    multiple=True,
+    help="Append text or a file's contents to the system prompt (repeatable).",
+)
+@click.option(
+    "-c", "--continue", "continue_session", is_flag=True, help="Continue the previous session."
+)
+@click.option("-r", "--resume", is_flag=True, help="Select a session to resume.")
+@click.option("--session", help="Use a specific session file or partial id.")
+@click.option("--fork", help="Fork a session file or partial id into a new session.")
+@click.option("--session-dir", help="Folder for session storage and lookup.")
+@click.option("--no-session", is_flag=True, help="Do not save the session.")
+@click.option("--models", help="Comma-separated model patterns for cycling.")
+@click.option(
+    "-t", "--tools", help="Comma-separated allow-list of tools (built-in, plugin and custom)."
+)
+@click.option("-nt", "--no-tools", is_flag=True, help="Disable all tools by default.")
+@click.option(
+    "-nbt", "--no-builtin-tools", is_flag=True, help="Disable built-in tools, keep plugin tools."
+)
+@click.option(
+    "-e",
+    "--extension",
+    "extensions",
+    multiple=True,
+    help="Load a plugin file or folder (repeatable).",
+)
+@click.option(
+    "-ne", "--no-extensions", is_flag=True, help="Skip plugin discovery (-e paths still load)."
+)
+@click.option("--skill", "skills", multiple=True, help="Load a skill file or folder (repeatable).")
+@click.option("-ns", "--no-skills", is_flag=True, help="Disable skills.")
+@click.option(
+    "--prompt-template",
+    "prompt_templates",
+    multiple=True,
+    help="Load a prompt template file or folder (repeatable).",
+)
+@click.option("-np", "--no-prompt-templates", is_flag=True, help="Disable prompt templates.")
+@click.option("--theme", "themes", multiple=True, help="Load a theme file or folder (repeatable).")
+@click.option("--no-themes", is_flag=True, help="Disable themes.")
+@click.option("-nc", "--no-context-files", is_flag=True, help="Do not load AGENTS.md / CLAUDE.md.")
+@click.option(
+    "--list-models",
+    "list_models",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[SEARCH]",
+    help="List available models (optionally matching SEARCH).",
+)
+@click.option("--verbose", is_flag=True, help="Verbose start-up.")
+@click.option("--offline", is_flag=True, help="No start-up network operations (PI_OFFLINE=1).")
+@click.argument("arguments", nargs=-1)
+@click.pass_context
+def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any) -> None:
+    """pi: a terminal coding agent with read, bash, edit and write tools, and plugins."""
+    from pi_core.plugins.manager import PluginManager
+
+    if values.pop("offline"):
+        os.environ["PI_OFFLINE"] = "1"
+    values.pop("verbose")
+    print_mode, mode = values.pop("print_mode"), values.pop("mode")
+    list_models = values.pop("list_models")
+    flag_values = {
+        key.removeprefix("pi_flag_"): value
+        for key, value in list(values.items())
+        if key.startswith("pi_flag_") and value is not None
+    }
+    for key in list(values):
+        if key.startswith("pi_flag_"):
+            del values[key]
+    options = RunOptions(
+        cwd=Path.cwd(),
+        append_system_prompt=list(values.pop("append_system_prompt")),
+        extensions=list(values.pop("extensions")),
+        skills=list(values.pop("skills")),
+        prompt_templates=list(values.pop("prompt_templates")),
+        themes=list(values.pop("themes")),
+        models=_split(values.pop("models")) or [],
+        tools=_split(values.pop("tools")),
+        flag_values=flag_values,
+        **values,
+    )
+    manager: PluginManager = ctx.meta["pi.plugins"]
+    if list_models is not None:
+        from pi_core.modes.list_models import print_models
+
+        sys.exit(print_models(manager, list_models))
+    files = [a[1:] for a in arguments if a.startswith("@")]
+    messages = [a for a in arguments if not a.startswith("@")]
+    if mode is None and not print_mode and sys.stdin.isatty():
+        raise click.UsageError(
+            "the interactive mode is not available yet: pass a prompt with -p, or use "
+            "--mode json / --mode rpc"
+        )
+    import asyncio
+
+    code = asyncio.run(_run(options, manager, mode or "text", messages, files))
+    sys.exit(code)
+
+
+async def _run(
+    options: RunOptions, manager: Any, mode: str, messages: list[str], files: list[str]
+) -> int:
+    from pi_core.modes.files import FileArgumentError, process_file_arguments
+    from pi_core.modes.startup import open_session
+
+    try:
+        if mode == "rpc":
+            from pi_core.modes.rpc import run_rpc_mode
+            from pi_core.modes.rpc_ui import RpcUI
+            from pi_core.modes.stdout import write_record
+
+            ui = RpcUI(write_record)
+            manager.runtime.ui = ui
+            session = await open_session(options, manager, ui)
+            return await run_rpc_mode(session, ui)
+        attached = process_file_arguments(files, options.cwd)
+        stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
+        first = "".join(
+            part for part in (stdin_text, attached.text, messages[0] if messages else None) if part
+        )
+        prompts = ([first] if first else []) + messages[1:]
+        if not prompts:
+            raise StartupError("No prompt given: pass a message, an @file, or pipe text in")
+        session = await open_session(options, manager)
+    except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
+        click.echo(f"Error: {error}", err=True)
+        return 1
+    if session.model is None:
+        click.echo(f"Error: {session.model_fallback_message or 'no model available'}", err=True)
+        await session.shutdown()
+        return 1
+    from pi_core.modes.print_mode import run_print_mode
+
+    return await run_print_mode(
+        session, prompts, images=attached.images or None, json_mode=mode == "json"
+    )

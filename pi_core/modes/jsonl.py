@@ -1,0 +1,49 @@
+"""Strict JSONL: LF is the only record separator (U+2028 inside a string is not a line break)."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from pydantic import BaseModel
+
+
+def jsonable(value: Any) -> Any:
+    """Turn models (pi's field names, unset fields left out), lists and dicts into JSON data."""
+    if isinstance(value, BaseModel):
+        to_wire = getattr(value, "to_wire", None)
+        if to_wire is not None:
+            return to_wire()
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, dict):
+        return {key: jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if hasattr(value, "__fspath__"):
+        return str(value)
+    return value
+
+
+def serialize_line(value: Any) -> str:
+    """Return one JSONL record: compact JSON (non-ASCII kept as is) and a single LF."""
+    return json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+async def read_lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:
+    """Yield records split on LF only; a trailing CR is dropped; a last unterminated line counts."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    buffer = ""
+    while True:
+        chunk = await reader.read(65536)
+        if not chunk:
+            buffer += decoder.decode(b"", final=True)
+            if buffer:
+                yield buffer.removesuffix("\r")
+            return
+        buffer += decoder.decode(chunk)
+        while (index := buffer.find("\n")) != -1:
+            line, buffer = buffer[:index], buffer[index + 1 :]
+            yield line.removesuffix("\r")

@@ -1,0 +1,59 @@
+"""`pi -p`: run the prompts, print the final answer (text) or every event (json), then exit."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from pi_core.agent_session.session import AgentSession
+from pi_core.messages.content import ImageContent, TextContent
+from pi_core.messages.llm import AssistantMessage
+from pi_core.modes.jsonl import serialize_line
+
+
+async def run_print_mode(
+    session: AgentSession,
+    messages: list[str],
+    *,
+    images: list[ImageContent] | None = None,
+    json_mode: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Send each message in turn; return the exit code (1 when the last answer failed)."""
+    stdout = out or sys.stdout
+    stderr = err or sys.stderr
+
+    def on_error(error: Any) -> None:
+        stderr.write(f"Extension error ({error.source or error.plugin}): {error.error}\n")
+
+    session.dispatcher.on_error(on_error)
+    if json_mode:
+        stdout.write(serialize_line(session.session_manager.get_header()))
+        session.subscribe(lambda event: stdout.write(serialize_line(event)) and stdout.flush())
+    code = 0
+    try:
+        for index, message in enumerate(messages):
+            await session.prompt(message, images=images if index == 0 else None)
+        if not json_mode:
+            code = _print_last_answer(session, stdout, stderr)
+    except Exception as error:
+        stderr.write(f"{error}\n")
+        code = 1
+    finally:
+        await session.shutdown()
+        stdout.flush()
+    return code
+
+
+def _print_last_answer(session: AgentSession, stdout: TextIO, stderr: TextIO) -> int:
+    last = session.messages[-1] if session.messages else None
+    if not isinstance(last, AssistantMessage):
+        return 0
+    if last.stop_reason in ("error", "aborted"):
+        stderr.write(f"{last.error_message or f'Request {last.stop_reason}'}\n")
+        return 1
+    for block in last.content:
+        if isinstance(block, TextContent):
+            stdout.write(f"{block.text}\n")
+    return 0

@@ -1,0 +1,184 @@
+"""From command-line options to a running AgentSession (shared by print, json and rpc modes)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pi_core.agent_session.session import AgentSession
+from pi_core.plugins.manager import LoadOptions, PluginManager
+from pi_core.plugins.ui import ExtensionUI
+from pi_core.session.manager import SessionManager
+
+
+class StartupError(Exception):
+    """Something the user asked for cannot be set up; the message says what to do."""
+
+
+@dataclass
+class RunOptions:
+    """Everything the command line can say about a session."""
+
+    cwd: Path = field(default_factory=Path.cwd)
+    provider: str | None = None
+    model: str | None = None
+    thinking: str | None = None
+    api_key: str | None = None
+    system_prompt: str | None = None
+    append_system_prompt: list[str] = field(default_factory=list)
+    continue_session: bool = False
+    resume: bool = False
+    session: str | None = None
+    fork: str | None = None
+    session_dir: str | None = None
+    no_session: bool = False
+    models: list[str] = field(default_factory=list)
+    tools: list[str] | None = None
+    no_tools: bool = False
+    no_builtin_tools: bool = False
+    extensions: list[str] = field(default_factory=list)
+    no_extensions: bool = False
+    skills: list[str] = field(default_factory=list)
+    no_skills: bool = False
+    prompt_templates: list[str] = field(default_factory=list)
+    no_prompt_templates: bool = False
+    themes: list[str] = field(default_factory=list)
+    no_themes: bool = False
+    no_context_files: bool = False
+    flag_values: dict[str, Any] = field(default_factory=dict)
+
+
+def session_manager_for(options: RunOptions, settings_dir: str | None) -> SessionManager:
+    """Pick the session file: none, a given one, the most recent, a fork, or a new one."""
+    from pi_core.session.paths import default_session_dir
+
+    cwd = str(options.cwd)
+    folder_text = options.session_dir or settings_dir
+    folder = Path(folder_text).expanduser() if folder_text else default_session_dir(cwd)
+    if options.no_session:
+        return SessionManager.in_memory(cwd)
+    if options.resume:
+        raise StartupError(
+            "--resume picks a session interactively; in this mode pass --session <path|id> "
+            "or --continue."
+        )
+    if options.fork:
+        return SessionManager.fork_from(find_session(options.fork, folder), cwd, folder)
+    if options.session:
+        path = find_session(options.session, folder)
+        return SessionManager.open(path, folder)
+    if options.continue_session:
+        return SessionManager.continue_recent(cwd, folder)
+    return SessionManager.create(cwd, folder)
+
+
+def find_session(reference: str, folder: Path) -> Path:
+    """Resolve a session path or a (partial) session id; raise StartupError when none matches."""
+    candidate = Path(reference).expanduser()
+    if candidate.is_file():
+        return candidate.resolve()
+    if candidate.suffix == ".jsonl" or os.sep in reference:
+        raise StartupError(f"Session file not found: {candidate.resolve()}")
+    from pi_core.session.paths import sessions_root
+
+    matches: list[Path] = []
+    for root in (folder, sessions_root()):
+        if root.is_dir():
+            matches += [p for p in root.rglob("*.jsonl") if reference in p.stem]
+        if matches:
+            break
+    unique = sorted(set(matches))
+    if not unique:
+        raise StartupError(f"No session matches {reference!r} (looked in {folder})")
+    if len(unique) > 1:
+        names = ", ".join(p.name for p in unique[:5])
+        raise StartupError(f"{reference!r} matches several sessions: {names}; give more of the id")
+    return unique[0]
+
+
+def load_plugins_for(options: RunOptions, ui: ExtensionUI | None = None) -> PluginManager:
+    """Load the plugins the options allow (used before parsing plugin flags, and to run)."""
+    manager = PluginManager(options.cwd, ui=ui)
+    manager.load(
+        LoadOptions(extension_paths=options.extensions, no_extensions=options.no_extensions)
+    )
+    return manager
+
+
+async def open_session(
+    options: RunOptions, plugins: PluginManager, ui: ExtensionUI | None = None
+) -> AgentSession:
+    """Create the AgentSession the options describe (plugins already loaded)."""
+    from pi_core.resources.loader import ResourceLoader
+    from pi_core.resources.settings import SettingsManager
+    from pi_core.sdk import create_agent_session
+
+    settings = SettingsManager.create(options.cwd, str(plugins.agent_dir))
+    resources = ResourceLoader(
+        options.cwd,
+        plugins.agent_dir,
+        settings,
+        skill_paths=options.skills,
+        prompt_template_paths=options.prompt_templates,
+        theme_paths=options.themes,
+        no_skills=options.no_skills,
+        no_prompt_templates=options.no_prompt_templates,
+        no_themes=options.no_themes,
+        no_context_files=options.no_context_files,
+        system_prompt=options.system_prompt,
+        append_system_prompt=options.append_system_prompt or None,
+    )
+    resources.reload()
+    plugins.runtime.flag_values.update(options.flag_values)
+    session_manager = session_manager_for(options, settings.get_session_dir())
+    model: Any = model_pattern(options)
+    if model is None and options.provider:
+        model = provider_default(plugins, options.provider)
+    session = await create_agent_session(
+        cwd=options.cwd,
+        agent_dir=plugins.agent_dir,
+        model=model,
+        thinking_level=options.thinking,
+        tools=options.tools,
+        no_tools=options.no_tools,
+        no_builtin_tools=options.no_builtin_tools,
+        session=session_manager,
+        settings=settings,
+        resources=resources,
+        api_key=options.api_key,
+        plugin_manager=plugins,
+        ui=ui,
+    )
+    if options.models:
+        session.scoped_models = [
+            (choice.model, choice.thinking_level)
+            for choice in map(session.model_registry.resolve, options.models)
+        ]
+    return session
+
+
+def provider_default(plugins: PluginManager, provider: str) -> str:
+    """Return `provider/id` of the provider's first model (for `--provider` alone)."""
+    from pi_core.ai.auth import AuthStorage
+    from pi_core.ai.registry import ModelRegistry
+
+    registry = ModelRegistry(
+        AuthStorage(plugins.agent_dir / "auth.json"), plugins.agent_dir / "models.json"
+    )
+    for registration in plugins.registry.providers:
+        registry.register_provider(registration.name, registration.config)
+    for model in registry.all_models():
+        if model.provider == provider:
+            return model.key
+    raise StartupError(f"Unknown provider {provider!r}: no model of it is configured")
+
+
+def model_pattern(options: RunOptions) -> str | None:
+    """Combine `--provider` and `--model` into one pattern (`provider/id[:level]`)."""
+    if options.model and options.provider and "/" not in options.model:
+        return f"{options.provider}/{options.model}"
+    if options.model:
+        return options.model
+    return None
