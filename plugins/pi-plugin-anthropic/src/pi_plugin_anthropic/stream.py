@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -93,21 +94,37 @@ def _usage(builder: AssistantMessageBuilder, usage: Any) -> None:
     )
 
 
+_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Any, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _client(model: Model, options: StreamOptions) -> Any:
+    """Return an SDK client, kept per event loop, base URL, key and headers (building one costs
+    tens of milliseconds, which every turn of a tool loop would otherwise pay)."""
+    from anthropic import AsyncAnthropic
+
+    headers = {**(model.headers or {}), **(options.headers or {})}
+    key = (model.base_url, options.api_key, tuple(sorted(headers.items())))
+    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
+    if key not in clients:
+        clients[key] = AsyncAnthropic(
+            base_url=model.base_url or None,
+            api_key=options.api_key or "no-key",
+            default_headers=headers,
+            max_retries=0,
+        )
+    return clients[key]
+
+
 async def stream_messages(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Messages API response (the SDK is imported here, not at start-up)."""
-    from anthropic import AsyncAnthropic
-
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
-    client = AsyncAnthropic(
-        base_url=model.base_url or None,
-        api_key=options.api_key or "no-key",
-        default_headers={**(model.headers or {}), **(options.headers or {})},
-        max_retries=0,
-    )
+    client = _client(model, options)
     payload = build_payload(model, context, options)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
@@ -154,7 +171,6 @@ async def stream_messages(
     finally:
         if remove_listener is not None:
             remove_listener()
-        await client.close()
     for out in blocks.stop_all():
         yield out
     if stop == "error":

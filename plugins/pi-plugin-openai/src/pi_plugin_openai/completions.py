@@ -162,8 +162,6 @@ async def stream_completions(
         else:
             yield builder.error(describe_error(error))
         return
-    finally:
-        await client.close()
     for event in blocks.close_all():
         yield event
     if blocks.finish == "error":

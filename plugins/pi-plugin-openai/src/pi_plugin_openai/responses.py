@@ -51,6 +51,4 @@ async def stream_responses(
         else:
             yield builder.error(describe_error(error))
         return
-    finally:
-        await client.close()
     yield builder.done(output.stop)

@@ -7,6 +7,7 @@ gets either the SDK's event stream or that body as a dict, and converts both the
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -21,16 +22,31 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Any, AsyncOpenAI]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def make_client(model: Model, options: StreamOptions, headers: dict[str, str]) -> AsyncOpenAI:
-    """Return an SDK client for the model's base URL; retries are left to the session."""
+    """Return an SDK client for the model's base URL; retries are left to the session.
+
+    Clients are kept per event loop, base URL, key and headers: building one (connection pool,
+    TLS context) costs tens of milliseconds, which every turn of a tool loop would pay again.
+    """
     from openai import AsyncOpenAI
 
-    return AsyncOpenAI(
-        base_url=model.base_url or None,
-        api_key=options.api_key or "no-key",
-        default_headers={**(model.headers or {}), **headers, **(options.headers or {})},
-        max_retries=0,
-    )
+    all_headers = {**(model.headers or {}), **headers, **(options.headers or {})}
+    key = (model.base_url, options.api_key, tuple(sorted(all_headers.items())))
+    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
+    client = clients.get(key)
+    if client is None:
+        client = clients[key] = AsyncOpenAI(
+            base_url=model.base_url or None,
+            api_key=options.api_key or "no-key",
+            default_headers=all_headers,
+            max_retries=0,
+        )
+    return client
 
 
 async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -> T:
