@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from pi_core.messages.base import WireModel
 from pi_core.messages.content import UserContent
@@ -66,7 +66,9 @@ AgentMessage = Annotated[
 ]
 """Any message the agent keeps: the LLM roles plus the agent-side ones."""
 
-agent_message_adapter: TypeAdapter[AgentMessage] = TypeAdapter(AgentMessage)
+agent_message_adapter: TypeAdapter[AgentMessage] = TypeAdapter(
+    AgentMessage, config=ConfigDict(defer_build=True)
+)
 
 
 def parse_agent_message(data: dict[str, Any]) -> AgentMessage:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from pi_core.agent_session.session import AgentSession
 from pi_core.messages.content import ImageContent
@@ -21,7 +21,7 @@ from pi_core.modes.rpc_ui import RpcUI
 from pi_core.session.entries import SessionMessageEntry
 
 Handler = Callable[["RpcServer", dict[str, Any]], Awaitable[Any]]
-_images = TypeAdapter(list[ImageContent])
+_images = TypeAdapter(list[ImageContent], config=ConfigDict(defer_build=True))
 _NO_DATA = object()
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import pluggy
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from pi_core.events import (
     BeforeAgentStartEvent,
@@ -49,7 +49,9 @@ logger = logging.getLogger("pi.plugins")
 
 R = TypeVar("R", bound=BaseModel)
 ErrorListener = Callable[[HookError], None]
-_input_result: TypeAdapter[InputResult] = TypeAdapter(InputResult)
+_input_result: TypeAdapter[InputResult] = TypeAdapter(
+    InputResult, config=ConfigDict(defer_build=True)
+)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
+from pydantic import ConfigDict, TypeAdapter
 
 from pi_core.messages.agent import AgentMessage, parse_agent_message
 from pi_core.messages.base import WireModel
@@ -28,7 +28,9 @@ from pi_core.session.migrate import migrate_entries
 from pi_core.session.paths import default_session_dir, find_most_recent_session
 
 logger = logging.getLogger("pi.session")
-_entry_adapter: TypeAdapter[SessionEntry] = TypeAdapter(SessionEntry)
+_entry_adapter: TypeAdapter[SessionEntry] = TypeAdapter(
+    SessionEntry, config=ConfigDict(defer_build=True)
+)
 _SUMMARY_ROLES = ("compactionSummary", "branchSummary")
 
 
