@@ -34,10 +34,10 @@ class Harness:
             else SessionManager.in_memory(str(self.cwd))
         )
         options.setdefault("session", manager)
+        options.setdefault("model", "fake/fake-model")
         session = await create_agent_session(
             cwd=self.cwd,
             agent_dir=self.agent_dir,
-            model="fake/fake-model",
             plugins=plugins,
             load_options=LoadOptions(extension_paths=[]),
             **options,
