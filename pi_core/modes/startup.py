@@ -5,12 +5,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pi_core.agent_session.session import AgentSession
 from pi_core.plugins.manager import LoadOptions, PluginManager
-from pi_core.plugins.ui import ExtensionUI
-from pi_core.session.manager import SessionManager
+
+if TYPE_CHECKING:
+    from pi_core.agent_session.session import AgentSession
+    from pi_core.plugins.ui import ExtensionUI
+    from pi_core.session.manager import SessionManager
 
 
 class StartupError(Exception):
@@ -52,6 +54,7 @@ class RunOptions:
 
 def session_manager_for(options: RunOptions, settings_dir: str | None) -> SessionManager:
     """Pick the session file: none, a given one, the most recent, a fork, or a new one."""
+    from pi_core.session.manager import SessionManager
     from pi_core.session.paths import default_session_dir
 
     cwd = str(options.cwd)
