@@ -154,3 +154,31 @@ async def test_a_plugin_can_cancel_a_fork(harness: Harness) -> None:
     assert (await session.fork(user.id))["cancelled"] is True
     assert Path(session.session_file or "").read_text() == before
     assert len(list(harness.agent_dir.glob("sessions/**/*.jsonl"))) == 1
+
+
+async def test_plugins_read_the_session_but_cannot_write_it(harness: Harness) -> None:
+    seen: dict[str, Any] = {}
+
+    def agent_end(event: Any, ctx: Any) -> None:
+        seen["entries"] = len(ctx.session.get_entries())
+        seen["file"] = ctx.session.get_session_file()
+        try:
+            ctx.session.append_message(event.messages[-1])
+        except AttributeError as error:
+            seen["refused"] = str(error)
+
+    harness.server.queue(chat_stream("hello"))
+    session = await harness.session(plugin(agent_end=agent_end))
+    await session.prompt("hi")
+    assert seen["entries"] >= 2 and seen["file"] == session.session_file
+    assert "read-only" in seen["refused"]
+
+
+async def test_send_user_message_prompts_without_template_expansion(harness: Harness) -> None:
+    prompts = harness.cwd / ".pi" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "fix.md").write_text("Fix everything in $1")
+    harness.server.queue(chat_stream("ok"))
+    session = await harness.session()
+    await session.send_user_message("/fix main.py")
+    assert texts(harness.request(0))[-1] == "/fix main.py"
