@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from pi_core import AssistantMessage, TextContent, UserMessage
@@ -26,23 +27,49 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "sessions"
 
 NODE_OPEN = """
 const { SessionManager } = await import(process.argv[1] + "/dist/core/session-manager.js");
+const fs = await import("fs");
+const [runs, appends] = [Number(process.argv[2]), Number(process.argv[3])];
+const median = (xs) => { xs.sort((a, b) => a - b); return xs[Math.floor(xs.length / 2)]; };
 const results = {};
-for (const file of process.argv.slice(2)) {
+for (const file of process.argv.slice(4)) {
   const samples = [];
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < runs; i++) {
     const copy = file + ".node" + i + ".jsonl";
-    (await import("fs")).copyFileSync(file, copy);
+    fs.copyFileSync(file, copy);
     const start = performance.now();
     const manager = SessionManager.open(copy);
     const context = manager.buildSessionContext();
     samples.push(performance.now() - start);
     if (context.messages.length < 0) throw new Error("unreachable");
+    fs.unlinkSync(copy);
   }
-  samples.sort((a, b) => a - b);
-  results[file] = samples[2];
+  const copy = file + ".node-append.jsonl";
+  fs.copyFileSync(file, copy);
+  const manager = SessionManager.open(copy);
+  const appendSamples = [];
+  for (let i = 0; i < appends; i++) {
+    const start = performance.now();
+    manager.appendCustomEntry("bench", { i });
+    appendSamples.push((performance.now() - start) * 1000);
+  }
+  fs.unlinkSync(copy);
+  results[file] = { openMs: median(samples), appendUs: median(appendSamples) };
 }
 console.log(JSON.stringify(results));
 """
+
+
+@dataclass
+class SessionResult:
+    """One session file: size, median open + build-context ms and append µs, ours and pi's."""
+
+    name: str
+    size_mb: float
+    entries: int
+    ours_open_ms: float
+    ours_append_us: float
+    pi_open_ms: float | None = None
+    pi_append_us: float | None = None
 
 
 def python_open_ms(path: Path, runs: int = 5) -> float:
@@ -56,18 +83,30 @@ def python_open_ms(path: Path, runs: int = 5) -> float:
         manager.build_session_context()
         samples.append((time.perf_counter() - start) * 1000)
         manager.close()
+        copy.unlink()
     return statistics.median(samples)
 
 
-def node_open_ms(package: Path, files: list[Path]) -> dict[str, float]:
-    """Median ms for pi's own SessionManager on the same files."""
+def node_results(
+    package: Path, files: list[Path], runs: int = 5, appends: int = 2000
+) -> dict[str, dict[str, float]]:
+    """Median open ms and append µs for pi's own SessionManager on the same files."""
     output = subprocess.run(
-        ["node", "--input-type=module", "-e", NODE_OPEN, str(package), *map(str, files)],
+        [
+            "node",
+            "--input-type=module",
+            "-e",
+            NODE_OPEN,
+            str(package),
+            str(runs),
+            str(appends),
+            *map(str, files),
+        ],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    results: dict[str, float] = json.loads(output)
+    results: dict[str, dict[str, float]] = json.loads(output)
     return results
 
 
@@ -87,41 +126,75 @@ def generated_session(folder: Path, entries: int) -> Path:
 
 
 def append_latency_us(path: Path, count: int = 2000) -> float:
-    """Median µs per append on an opened session."""
-    manager = SessionManager.open(path)
+    """Median µs per append on an opened copy of the session."""
+    copy = path.with_name(f"{path.stem}.py-append.jsonl")
+    shutil.copy(path, copy)
+    manager = SessionManager.open(copy)
     samples = []
     for index in range(count):
         start = time.perf_counter()
         manager.append_custom_entry("bench", {"i": index})
         samples.append((time.perf_counter() - start) * 1e6)
     manager.close()
+    copy.unlink()
     return statistics.median(samples)
 
 
+def measure_sessions(
+    folder: Path, entries: int, pi_package: Path | None = None, runs: int = 5
+) -> list[SessionResult]:
+    """Copy the shared sessions into `folder`, generate 100- and `entries`-entry ones, time all."""
+    files = [Path(shutil.copy(p, folder / p.name)) for p in sorted(SHARED.glob("*.jsonl"))]
+    files.append(generated_session(folder / "small", 100))
+    files.append(generated_session(folder / "big", entries))
+    names = [p.name for p in files[:-2]] + [
+        "generated, 100 entries",
+        f"generated, {entries:,} entries",
+    ]
+    node = node_results(pi_package, files, runs) if pi_package else {}
+    results = []
+    for name, path in zip(names, files, strict=True):
+        with path.open("rb") as handle:
+            lines = sum(1 for _ in handle)
+        theirs = node.get(str(path), {})
+        results.append(
+            SessionResult(
+                name=name,
+                size_mb=path.stat().st_size / 1e6,
+                entries=lines - 1,
+                ours_open_ms=python_open_ms(path, runs),
+                ours_append_us=append_latency_us(path),
+                pi_open_ms=theirs.get("openMs"),
+                pi_append_us=theirs.get("appendUs"),
+            )
+        )
+    return results
+
+
+def _cell(value: float | None) -> str:
+    """A right-aligned number or a dash."""
+    return f"{value:>10.1f}" if value is not None else f"{'-':>10}"
+
+
 def main() -> None:
+    """Run the measurements and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pi-package", type=Path)
     parser.add_argument("--entries", type=int, default=100_000)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
-        folder = Path(temp)
-        files = [shutil.copy(p, folder / p.name) for p in sorted(SHARED.glob("*.jsonl"))]
         print("generating a session of", args.entries, "entries…")
-        small = generated_session(folder / "small", 100)
-        big = generated_session(folder / "big", args.entries)
-        files = [Path(f) for f in files] + [big]
-        node = node_open_ms(args.pi_package, files) if args.pi_package else {}
+        results = measure_sessions(Path(temp), args.entries, args.pi_package)
+    print(
+        f"\n{'session':<30} {'size':>7} {'open ms':>10} {'pi open ms':>10}"
+        f" {'append µs':>10} {'pi app. µs':>10}"
+    )
+    for result in results:
         print(
-            f"\n{'open + build context':<34} {'size':>8} {'pi-python ms':>13} {'pi 0.73.1 ms':>13}"
+            f"{result.name[:30]:<30} {result.size_mb:>5.1f}MB {_cell(result.ours_open_ms)}"
+            f" {_cell(result.pi_open_ms)} {_cell(result.ours_append_us)}"
+            f" {_cell(result.pi_append_us)}"
         )
-        for path in files:
-            ours = python_open_ms(path)
-            theirs = node.get(str(path))
-            size = f"{path.stat().st_size / 1e6:.1f} MB"
-            other = f"{theirs:>13.1f}" if theirs is not None else f"{'-':>13}"
-            print(f"{path.name[:34]:<34} {size:>8} {ours:>13.1f} {other}")
-        print(f"\nappend latency, 100 entries:     {append_latency_us(small):8.1f} µs")
-        print(f"append latency, {args.entries} entries: {append_latency_us(big):8.1f} µs")
 
 
 if __name__ == "__main__":

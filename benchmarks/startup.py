@@ -8,32 +8,18 @@ Budget (DESIGN.md §8): `pi --version` within 0.25 s and 40 MiB.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import statistics
-import subprocess
-import time
 
-
-def measure(command: list[str], runs: int) -> tuple[float, float, float]:
-    """Return (median wall s, min wall s, peak RSS MiB) of `command` over `runs` runs."""
-    walls, peaks = [], []
-    for _ in range(runs):
-        start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        walls.append(time.perf_counter() - start)
-        peaks.append(usage.ru_maxrss / 1024)  # Linux reports KiB
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"{' '.join(command)} failed")
-    return statistics.median(walls), min(walls), max(peaks)
+from harness.measure import measure
+from harness.pi import our_pi
 
 
 def main() -> None:
+    """Measure each command and print the table and the verdict on the budget."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--pi", default=shutil.which("pi") or "pi")
+    parser.add_argument("--pi", default=None, help="the pi to measure (default: ours)")
     args = parser.parse_args()
+    args.pi = args.pi or our_pi()
     print(f"{'command':<22} {'median s':>9} {'min s':>7} {'peak MiB':>9}")
     for label, command in (
         ("pi --version", [args.pi, "--version"]),

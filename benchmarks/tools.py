@@ -26,6 +26,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +116,7 @@ async def python_times(root: str, runs: int) -> list[tuple[list[float], int, str
 
 
 def _fd_supports_no_require_git(fd: str) -> bool:
+    """Whether this fd accepts --no-require-git (fd 8.7 and later)."""
     probe = subprocess.run(
         [fd, "--no-require-git", "--max-results", "1", ".", tempfile.gettempdir()],
         capture_output=True,
@@ -167,9 +169,49 @@ def node_times(
 
 
 def _cell(times: list[float], error: str | None) -> str:
+    """The median ms of a scenario, or "error"."""
     if error is not None:
         return "error"
     return f"{statistics.median(times):9.1f}"
+
+
+@dataclass
+class ToolResult:
+    """One scenario: median ms and output lines for each side (None ms: an error)."""
+
+    label: str
+    ours_ms: float | None
+    ours_lines: int
+    ours_error: str | None
+    pi_ms: float | None = None
+    pi_lines: int | None = None
+    pi_error: str | None = None
+
+
+def measure_tools(
+    root: str, runs: int, pi_package: str | None = None, node: str = "node"
+) -> tuple[list[ToolResult], str | None]:
+    """Time every scenario on our side and, given pi's package folder, on pi's; return a note."""
+    ours = asyncio.run(python_times(root, runs))
+    theirs: list[tuple[list[float], int, str | None]] | None = None
+    note = None
+    if pi_package:
+        theirs, note = node_times(os.path.realpath(pi_package), root, runs, node)
+    results = []
+    for index, (label, _, _) in enumerate(SCENARIOS):
+        times, lines, error = ours[index]
+        result = ToolResult(label, None if error else statistics.median(times), lines, error)
+        if theirs is not None:
+            pi_times, pi_lines, pi_error = theirs[index]
+            result.pi_ms = None if pi_error else statistics.median(pi_times)
+            result.pi_lines, result.pi_error = pi_lines, pi_error
+        results.append(result)
+    return results, note
+
+
+def tree_files(root: str) -> int:
+    """How many files the tree holds."""
+    return sum(len(f) for _, _, f in os.walk(root))
 
 
 def main() -> None:
@@ -181,7 +223,7 @@ def main() -> None:
     parser.add_argument("--node", default="node")
     args = parser.parse_args()
     root = os.path.realpath(args.root)
-    files = sum(len(f) for _, _, f in os.walk(root))
+    files = tree_files(root)
     print(f"tree: {root} ({files} files), {args.runs} runs per scenario, median ms per call")
     ours = asyncio.run(python_times(root, args.runs))
     theirs: list[tuple[list[float], int, str | None]] | None = None

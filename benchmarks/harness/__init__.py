@@ -1,0 +1,1 @@
+"""Shared pieces of the benchmark harness: process measurement, pi, fake-server scenarios, table."""

@@ -1,0 +1,447 @@
+"""Measure our pi and pi 0.73.1 side by side and print one table (DESIGN.md §8 budgets).
+
+    python benchmarks/run.py [--pi PATH | --install-pi] [--quick] [--only a,b] [--json out.json]
+
+--pi uses an installed pi executable; --install-pi installs pi 0.73.1 with npm into a temporary
+folder; with neither, only our side is measured and pi's column shows "—". Both sides run against
+the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
+fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
+version, help, print, rpc, stream, hooks, sessions, tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import agent_runs
+from harness.machine import describe
+from harness.measure import measure_runs
+from harness.pi import install_pi, our_pi, package_dir, version_of
+from harness.scenarios import TimedFakeServer
+from harness.table import LEGEND, Row, render
+
+GROUPS = ("version", "help", "print", "rpc", "stream", "hooks", "sessions", "tools")
+
+
+@dataclass
+class Settings:
+    """Repetitions and sizes for one run."""
+
+    startup_runs: int = 10
+    print_runs: int = 5
+    rpc_runs: int = 5
+    stream_runs: int = 3
+    stream_bytes: int = 1_000_000
+    rpc_stream_bytes: int = 10_000
+    session_entries: int = 100_000
+    session_runs: int = 5
+    dispatch_events: int = 20_000
+    tool_runs: int = 7
+
+
+QUICK = Settings(
+    startup_runs=2,
+    print_runs=1,
+    rpc_runs=1,
+    stream_runs=1,
+    stream_bytes=100_000,
+    session_entries=2_000,
+    session_runs=1,
+    dispatch_events=1_000,
+    tool_runs=1,
+)
+
+
+class Run:
+    """One harness run: the sides, the fake server, the rows and notes collected so far."""
+
+    def __init__(
+        self, settings: Settings, ours: str, pi: str | None, root: Path, as_is: bool = False
+    ) -> None:
+        """Start the fake server and make a workspace per side."""
+        self.settings = settings
+        self.server = TimedFakeServer()
+        self.server.start()
+        cache = None if as_is else root / "pycache"
+        self.ours = agent_runs.make_side("ours", ours, root, self.server, cache)
+        self.pi = agent_runs.make_side("pi", pi, root, self.server) if pi else None
+        self.pi_package = package_dir(pi) if pi else None
+        self.root = root
+        self.rows: list[Row] = []
+        self.notes: list[str] = []
+        self.failed = False
+
+    def both(
+        self, label: str, measure: Callable[[agent_runs.Side], object]
+    ) -> tuple[object, object]:
+        """Measure our side, then pi's (if any); a failure becomes a note and a missing value."""
+        results: list[object] = []
+        for side in (self.ours, self.pi):
+            if side is None:
+                results.append(None)
+                continue
+            progress(f"{label}: {side.name}")
+            try:
+                results.append(measure(side))
+            except Exception as error:
+                self.failed = True
+                self.notes.append(f"{label}, {side.name}: FAILED — {error}")
+                traceback.print_exc(file=sys.stderr)
+                results.append(None)
+        return results[0], results[1]
+
+    def startup(self, flag: str) -> None:
+        """`pi --version` / `pi --help`: wall time and peak RSS."""
+        runs = self.settings.startup_runs
+        ours, theirs = self.both(f"pi {flag}", lambda s: agent_runs.startup(s, flag, runs))
+        budget = flag == "--version"
+        if budget:
+            self.floor()
+        self.rows += [
+            Row(
+                f"`pi {flag}` wall (median of {runs})",
+                "s",
+                attr(ours, "median"),
+                attr(theirs, "median"),
+                budget=0.25 if budget else None,
+                key=flag[2:],
+            ),
+            Row(
+                f"`pi {flag}` peak RSS",
+                "MiB",
+                attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"),
+                budget=40 if budget else None,
+                key=flag[2:],
+            ),
+        ]
+
+    def floor(self) -> None:
+        """The interpreters alone: `python -c pass` and `node -e 0` (the start-up floor)."""
+        runs = self.settings.startup_runs
+        commands = {"ours": [sys.executable, "-c", "pass"], "pi": ["node", "-e", "0"]}
+        ours, theirs = self.both(
+            "interpreter floor",
+            lambda s: measure_runs(commands[s.name], runs, env=s.workspace.env),
+        )
+        label = "interpreter alone: `python -c pass` / `node -e 0`"
+        self.rows += [
+            Row(
+                f"{label} (median of {runs})",
+                "s",
+                attr(ours, "median"),
+                attr(theirs, "median"),
+                key="version",
+            ),
+            Row(
+                f"{label}, peak RSS",
+                "MiB",
+                attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"),
+                key="version",
+            ),
+        ]
+
+    def print_mode(self) -> None:
+        """`pi -p`: two turns with one read tool call."""
+        runs = self.settings.print_runs
+        ours, theirs = self.both(
+            "pi -p", lambda s: agent_runs.print_two_turns(s, self.server, runs)
+        )
+        self.rows += [
+            Row(
+                f"`pi -p` 2 turns, 1 `read` call: wall (median of {runs})",
+                "s",
+                attr(ours, "median"),
+                attr(theirs, "median"),
+                budget=0.5,
+                key="print",
+            ),
+            Row(
+                "`pi -p` 2 turns, 1 `read` call: peak RSS",
+                "MiB",
+                attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"),
+                budget=70,
+                key="print",
+            ),
+        ]
+
+    def rpc(self) -> None:
+        """RPC: 20-turn tool conversation and a small streamed reply, start-up excluded."""
+        runs, size = self.settings.rpc_runs, self.settings.rpc_stream_bytes
+        ours, theirs = self.both(
+            "rpc",
+            lambda s: agent_runs.rpc_conversations(s, self.server, runs, stream_bytes=size),
+        )
+        self.rows += [
+            Row(
+                f"RPC 20 turns (19 `ls`/`read` calls): prompt → agent_end (median of {runs})",
+                "s",
+                attr(ours, "turns_s"),
+                attr(theirs, "turns_s"),
+                key="rpc",
+            ),
+            Row(
+                f"RPC {size // 1000} KB reply in 10-byte deltas: prompt → agent_end",
+                "s",
+                attr(ours, "stream_s"),
+                attr(theirs, "stream_s"),
+                key="rpc",
+            ),
+            Row(
+                "RPC process peak RSS after those runs",
+                "MiB",
+                attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"),
+                key="rpc",
+            ),
+        ]
+
+    def stream(self) -> None:
+        """Print mode, one long reply in 10-byte deltas: first byte → answer printed."""
+        runs, size = self.settings.stream_runs, self.settings.stream_bytes
+        ours, theirs = self.both(
+            "stream", lambda s: agent_runs.print_stream(s, self.server, runs, size)
+        )
+        megabytes = size / 1e6
+        label = f"{megabytes:g} MB reply in 10-byte deltas"
+
+        def rate(figures: object) -> float | None:
+            """MB/s of a StreamFigures, or None."""
+            seconds = attr(figures, "seconds")
+            return megabytes / seconds if seconds else None
+
+        self.rows += [
+            Row(
+                f"{label}: first byte → printed (median of {runs})",
+                "s",
+                attr(ours, "seconds"),
+                attr(theirs, "seconds"),
+                key="stream",
+            ),
+            Row(
+                f"{label}: throughput",
+                "MB/s",
+                rate(ours),
+                rate(theirs),
+                higher_better=True,
+                key="stream",
+            ),
+            Row(
+                f"{label}: peak RSS",
+                "MiB",
+                attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"),
+                key="stream",
+            ),
+        ]
+
+    def hooks(self) -> None:
+        """Hook dispatch per impl per event (ours only: pi has no such figure)."""
+        import dispatch
+
+        progress("hooks: ours")
+        events = self.settings.dispatch_events
+        baseline = asyncio.run(dispatch.baseline_us(events))
+        self.rows.append(
+            Row("hook dispatch, fixed cost per event (no impls)", "µs", baseline, key="hooks")
+        )
+        for result in asyncio.run(dispatch.measure_dispatch(events)):
+            kind = "async" if result.asynchronous else "sync"
+            for event, value in (("notify", result.notify_us), ("tool_call", result.tool_call_us)):
+                self.rows.append(
+                    Row(
+                        f"hook dispatch per impl: {event}, {result.plugins} {kind} plugins",
+                        "µs",
+                        value,
+                        budget=None if result.asynchronous else 5.0,
+                        key="hooks",
+                    )
+                )
+
+    def sessions(self) -> None:
+        """Open + build context for the shared sessions and a generated one; append latency."""
+        import sessions
+
+        progress("sessions: ours" + (" and pi" if self.pi_package else ""))
+        folder = self.root / "sessions"
+        folder.mkdir()
+        settings = self.settings
+        results = sessions.measure_sessions(
+            folder, settings.session_entries, self.pi_package, settings.session_runs
+        )
+        for result in results:
+            one_mb = result.name == "large-session.jsonl"
+            self.rows.append(
+                Row(
+                    f"session open + build context: {result.name} ({size(result.size_mb)})",
+                    "ms",
+                    result.ours_open_ms,
+                    result.pi_open_ms,
+                    beat_pi=one_mb,
+                    key="sessions",
+                )
+            )
+        for result in (results[-2], results[-1]):
+            self.rows.append(
+                Row(
+                    f"session append (median of 2000): {result.name}",
+                    "µs",
+                    result.ours_append_us,
+                    result.pi_append_us,
+                    key="sessions",
+                )
+            )
+
+    def tools(self) -> None:
+        """grep and find over the standard library tree, one call each, in-process."""
+        import tools
+
+        root = str(Path(sysconfig.get_paths()["stdlib"]).resolve())
+        progress("tools: ours" + (" and pi" if self.pi_package else ""))
+        runs = self.settings.tool_runs
+        package = str(self.pi_package) if self.pi_package else None
+        results, note = tools.measure_tools(root, runs, package)
+        self.notes.append(f"grep/find tree: {root} ({tools.tree_files(root):,} files)")
+        if note:
+            self.notes.append(f"grep/find, pi side: {note}")
+        for result in results:
+            self.rows.append(
+                Row(
+                    f"{result.label} (median of {runs})",
+                    "ms",
+                    result.ours_ms,
+                    result.pi_ms,
+                    key="tools",
+                )
+            )
+            if result.pi_lines is not None and result.pi_lines != result.ours_lines:
+                self.notes.append(
+                    f"{result.label}: ours printed {result.ours_lines} lines, pi {result.pi_lines}"
+                )
+            for side, error in (("ours", result.ours_error), ("pi", result.pi_error)):
+                if error:
+                    self.notes.append(f"{result.label}, {side}: error — {error}")
+
+    def close(self) -> None:
+        """Stop the fake server."""
+        self.server.stop()
+
+
+def size(megabytes: float) -> str:
+    """A file size in MB, or KB when small."""
+    return f"{megabytes:.1f} MB" if megabytes >= 0.1 else f"{megabytes * 1000:.0f} KB"
+
+
+def attr(value: object, name: str) -> float | None:
+    """`value.name`, or None when the measurement failed or was not made."""
+    return None if value is None else float(getattr(value, name))
+
+
+def progress(message: str) -> None:
+    """A progress line on stderr."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--pi", help="an installed pi 0.73.1 executable to measure alongside ours")
+    which.add_argument(
+        "--install-pi", action="store_true", help="npm install pi 0.73.1 to a temp dir"
+    )
+    parser.add_argument("--ours", default=None, help="our pi executable (default: next to python)")
+    parser.add_argument(
+        "--as-is",
+        action="store_true",
+        help="keep the environment's bytecode settings for our side (default: a bytecode cache "
+        "in the run's temp dir, even if PYTHONDONTWRITEBYTECODE is set)",
+    )
+    parser.add_argument("--quick", action="store_true", help="few repetitions, small inputs")
+    parser.add_argument("--only", default=",".join(GROUPS), help="comma-separated metric groups")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    args = parser.parse_args(argv)
+    args.groups = [g.strip() for g in args.only.split(",") if g.strip()]
+    unknown = set(args.groups) - set(GROUPS)
+    if unknown:
+        parser.error(f"unknown groups {sorted(unknown)}; choose from {', '.join(GROUPS)}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the requested groups, print the table, optionally write JSON; 1 if anything failed."""
+    args = parse_args(argv)
+    settings = QUICK if args.quick else Settings()
+    installed: Path | None = None
+    pi = args.pi
+    if args.install_pi:
+        pi, installed = install_pi()
+    ours = args.ours or our_pi()
+    machine = describe(version_of(pi) if pi else None)
+    with tempfile.TemporaryDirectory(prefix="pi-bench-") as temp:
+        run = Run(settings, ours, pi, Path(temp), args.as_is)
+        if not args.as_is and os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            run.notes.append(
+                "PYTHONDONTWRITEBYTECODE is set here; our side ran with a bytecode cache in the "
+                "run's temp dir (as an installed pi would), warmed by the first run of each "
+                "measurement. --as-is measures without it."
+            )
+        steps: dict[str, Callable[[], None]] = {
+            "version": lambda: run.startup("--version"),
+            "help": lambda: run.startup("--help"),
+            "print": run.print_mode,
+            "rpc": run.rpc,
+            "stream": run.stream,
+            "hooks": run.hooks,
+            "sessions": run.sessions,
+            "tools": run.tools,
+        }
+        try:
+            for group in GROUPS:
+                if group in args.groups:
+                    try:
+                        steps[group]()
+                    except Exception as error:
+                        run.failed = True
+                        run.notes.append(f"{group}: FAILED — {error}")
+                        traceback.print_exc(file=sys.stderr)
+        finally:
+            run.close()
+    if installed is not None:
+        shutil.rmtree(installed, ignore_errors=True)
+    print(f"our pi: {ours}\npi 0.73.1: {pi or 'not measured (use --pi PATH or --install-pi)'}")
+    print("; ".join(f"{key}: {value}" for key, value in machine.items()))
+    print(f"settings: {'quick' if args.quick else 'full'} — {settings}\n")
+    print(render(run.rows))
+    print(f"\n{LEGEND}")
+    for note in run.notes:
+        print(f"- {note}")
+    if args.json:
+        payload = {
+            "machine": machine,
+            "quick": args.quick,
+            "ours": ours,
+            "pi": pi,
+            "rows": [row.as_dict() for row in run.rows],
+            "notes": run.notes,
+        }
+        args.json.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+    return 1 if run.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
