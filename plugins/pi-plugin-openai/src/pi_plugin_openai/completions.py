@@ -34,16 +34,19 @@ class _Blocks:
         self.tools: dict[int, int] = {}
         self.finish: StopReason | None = None
 
-    def chunk(self, chunk: Any) -> list[AssistantMessageEvent]:
-        """Convert one chunk: usage, deltas of each choice, and the finish reason."""
-        if chunk.usage is not None:
-            _record_usage(self.builder, chunk.usage)
+    def chunk(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
+        """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
+        usage = chunk.get("usage")
+        if usage:
+            _record_usage(self.builder, usage)
         events: list[AssistantMessageEvent] = []
-        for choice in chunk.choices or []:
-            if choice.delta is not None:
-                events += _delta_events(self, choice.delta)
-            if choice.finish_reason:
-                self.finish = _FINISH.get(choice.finish_reason, "stop")
+        for choice in chunk.get("choices") or []:
+            delta = choice.get("delta")
+            if delta:
+                events += _delta_events(self, delta)
+            finish = choice.get("finish_reason")
+            if finish:
+                self.finish = _FINISH.get(finish, "stop")
         return events
 
     def close_text(self) -> list[AssistantMessageEvent]:
@@ -69,42 +72,44 @@ class _Blocks:
         return events
 
 
-def _delta_events(blocks: _Blocks, delta: Any) -> list[AssistantMessageEvent]:
+def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessageEvent]:
     builder = blocks.builder
     events: list[AssistantMessageEvent] = []
-    reasoning = getattr(delta, "reasoning_content", None) or getattr(delta, "reasoning", None)
+    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
         if blocks.thinking is None:
             blocks.thinking, started = builder.thinking_start()
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
-    if delta.content:
+    content = delta.get("content")
+    if isinstance(content, str) and content:
         events += blocks.close_thinking()
         if blocks.text is None:
             blocks.text, started_text = builder.text_start()
             events.append(started_text)
-        events.append(builder.text_delta(blocks.text, delta.content))
-    for call in delta.tool_calls or []:
+        events.append(builder.text_delta(blocks.text, content))
+    for position, call in enumerate(delta.get("tool_calls") or []):
         events += blocks.close_thinking() + blocks.close_text()
-        index = blocks.tools.get(call.index)
+        call_index = call.get("index", position)
+        function = call.get("function") or {}
+        index = blocks.tools.get(call_index)
         if index is None:
-            name = call.function.name if call.function else ""
             index, started_call = builder.tool_call_start(
-                call.id or f"call_{call.index}", name or ""
+                call.get("id") or f"call_{call_index}", function.get("name") or ""
             )
-            blocks.tools[call.index] = index
+            blocks.tools[call_index] = index
             events.append(started_call)
-        if call.function and call.function.arguments:
-            events.append(builder.tool_call_delta(index, call.function.arguments))
+        if function.get("arguments"):
+            events.append(builder.tool_call_delta(index, function["arguments"]))
     return events
 
 
-def _record_usage(builder: AssistantMessageBuilder, usage: Any) -> None:
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = (getattr(details, "cached_tokens", None) or 0) if details else 0
+def _record_usage(builder: AssistantMessageBuilder, usage: dict[str, Any]) -> None:
+    details = usage.get("prompt_tokens_details") or {}
+    cached = details.get("cached_tokens") or 0
     builder.set_usage(
-        input=(usage.prompt_tokens or 0) - cached,
-        output=usage.completion_tokens or 0,
+        input=(usage.get("prompt_tokens") or 0) - cached,
+        output=usage.get("completion_tokens") or 0,
         cache_read=cached,
     )
 
@@ -130,8 +135,6 @@ async def stream_completions(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Chat Completions response (the SDK is imported here, not at start-up)."""
-    from openai.types.chat import ChatCompletionChunk
-
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
@@ -142,10 +145,9 @@ async def stream_completions(
     yield builder.start()
     try:
         create = client.chat.completions.with_streaming_response.create
-        async with open_response(create, payload, options) as body:
+        async with open_response(create, payload, options, plain_events=True) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
-                whole = ChatCompletionChunk.construct(**completion_as_chunk(body))
-                for event in blocks.chunk(whole):
+                for event in blocks.chunk(completion_as_chunk(body)):
                     yield event
             else:
                 async for chunk in body:

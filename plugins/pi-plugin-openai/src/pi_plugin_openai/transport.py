@@ -7,6 +7,7 @@ gets either the SDK's event stream or that body as a dict, and converts both the
 from __future__ import annotations
 
 import asyncio
+import json
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -68,9 +69,17 @@ async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -
 
 @asynccontextmanager
 async def open_response(
-    create: Callable[..., Any], payload: dict[str, Any], options: StreamOptions
+    create: Callable[..., Any],
+    payload: dict[str, Any],
+    options: StreamOptions,
+    *,
+    plain_events: bool = False,
 ) -> AsyncIterator[Any]:
-    """Send the request; yield the SDK's event stream, or the JSON body (a dict) sent instead."""
+    """Send the request; yield the SDK's event stream, or the JSON body (a dict) sent instead.
+
+    With `plain_events`, the stream yields each event's JSON as a plain dict: the SDK's typed
+    chunk objects cost more to build than everything else a streamed token needs.
+    """
     signal = options.signal
     if signal is not None and signal.aborted:
         raise asyncio.CancelledError
@@ -85,9 +94,31 @@ async def open_response(
         content_type = response.headers.get("content-type", "")
         if "json" in content_type.split(";")[0]:
             yield await response.json()
+        elif plain_events:
+            yield _plain_events(response)
         else:
             yield await response.parse()
     finally:
         if remove is not None:
             remove()
         await response.close()
+
+
+async def _plain_events(response: Any) -> AsyncIterator[dict[str, Any]]:
+    """The stream's `data:` payloads as dicts (the SDK's SSE decoder does the framing)."""
+    from openai import APIError
+    from openai._streaming import SSEDecoder
+
+    async for event in SSEDecoder().aiter_bytes(response.http_response.aiter_bytes()):
+        if event.data.startswith("[DONE]"):
+            break
+        data = json.loads(event.data)
+        if isinstance(data, dict) and data.get("error"):
+            error = data["error"]
+            message = error.get("message") if isinstance(error, dict) else None
+            raise APIError(
+                message=message or "An error occurred during streaming",
+                request=response.http_response.request,
+                body=error,
+            )
+        yield data
