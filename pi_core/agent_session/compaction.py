@@ -24,6 +24,7 @@ from pi_core.compaction.types import CompactionResult
 from pi_core.events.session import SessionBeforeCompactEvent, SessionCompactEvent
 from pi_core.messages.llm import AssistantMessage
 from pi_core.session.entries import CompactionEntry
+from pi_core.session.ids import iso_to_ms
 
 if TYPE_CHECKING:
     from pi_core.agent_session.session import AgentSession
@@ -97,7 +98,7 @@ class CompactionController:
         window = model.context_window if model else 0
         branch = session.session_manager.get_branch()
         latest = get_latest_compaction_entry(branch)
-        if latest is not None and message.timestamp <= _millis(latest.timestamp):
+        if latest is not None and message.timestamp <= iso_to_ms(latest.timestamp):
             return  # usage from before the last compaction says nothing about the context now
         same_model = model is not None and (message.provider, message.model) == (
             model.provider,
@@ -201,9 +202,3 @@ class CompactionController:
                 SessionCompactEvent(compaction_entry=entry, from_extension=from_hook),
             )
         return result
-
-
-def _millis(timestamp: str) -> int:
-    from datetime import datetime
-
-    return int(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp() * 1000)

@@ -21,8 +21,7 @@ from pi_core.events.session import (
     SessionTreeEvent,
     TreePreparation,
 )
-from pi_core.messages.content import TextContent
-from pi_core.messages.llm import UserMessage
+from pi_core.messages.llm import content_text
 from pi_core.session.entries import BranchSummaryEntry, CustomMessageEntry, SessionMessageEntry
 from pi_core.session.manager import SessionManager
 
@@ -102,7 +101,7 @@ class Navigator:
             if not (isinstance(entry, SessionMessageEntry) and entry.message.role == "user"):
                 raise ValueError("Invalid entry ID for forking")
             target = entry.parent_id
-            selected_text = _text(entry.message)
+            selected_text = content_text(entry.message.content)
         outcome = await session.dispatcher.emit(
             SessionBeforeForkEvent(entry_id=entry_id, position=position)
         )
@@ -163,15 +162,9 @@ class Navigator:
         editor_text: str | None = None
         new_leaf: str | None
         if isinstance(target, SessionMessageEntry) and target.message.role == "user":
-            new_leaf, editor_text = target.parent_id, _text(target.message)
+            new_leaf, editor_text = target.parent_id, content_text(target.message.content)
         elif isinstance(target, CustomMessageEntry):
-            new_leaf = target.parent_id
-            content = target.content
-            editor_text = (
-                content
-                if isinstance(content, str)
-                else "".join(b.text for b in content if isinstance(b, TextContent))
-            )
+            new_leaf, editor_text = target.parent_id, content_text(target.content)
         else:
             new_leaf = target_id
         summary_entry: BranchSummaryEntry | None = None
@@ -235,12 +228,3 @@ class Navigator:
                 session.agent.state.model = model
         if context.thinking_level:
             session.agent.state.thinking_level = context.thinking_level
-
-
-def _text(message: Any) -> str:
-    if not isinstance(message, UserMessage):
-        return ""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(b.text for b in content if isinstance(b, TextContent))

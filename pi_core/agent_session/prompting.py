@@ -13,7 +13,7 @@ from pi_core.agent_session.events import QueueUpdateEvent
 from pi_core.events.user import InputHandled, InputTransform
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.content import ImageContent, TextContent
-from pi_core.messages.llm import UserMessage
+from pi_core.messages.llm import AssistantMessage, UserMessage, content_text
 
 if TYPE_CHECKING:
     from pi_core.agent_session.session import AgentSession
@@ -93,12 +93,14 @@ class PromptFlow:
         messages: list[AgentMessage] = [_user_message(expanded, current_images)]
         messages += self.next_turn
         self.next_turn = []
-        outcome_bas = await session.dispatcher.before_agent_start(
-            expanded,
-            current_images,
-            session.base_system_prompt,
-            session.resources.system_prompt_options(session.tools.active()).model_dump(),
-        )
+        outcome_bas = None
+        if session.dispatcher.has_impls("before_agent_start"):
+            outcome_bas = await session.dispatcher.before_agent_start(
+                expanded,
+                current_images,
+                session.base_system_prompt,
+                session.resources.system_prompt_options(session.tools.active()).model_dump(),
+            )
         if outcome_bas is not None:
             for injected in outcome_bas.messages:
                 messages.append(
@@ -182,7 +184,7 @@ class PromptFlow:
 
     def dequeue_text(self, message: UserMessage) -> None:
         """A queued message reached the agent: take its text off the visible queue."""
-        text = _text_of(message)
+        text = content_text(message.content)
         if not text:
             return
         for texts in (self.steering_texts, self.follow_up_texts):
@@ -249,16 +251,7 @@ def _user_message(text: str, images: list[Any] | None) -> UserMessage:
     return UserMessage(content=content)
 
 
-def _text_of(message: UserMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(b.text for b in content if isinstance(b, TextContent))
-
-
-def _last_assistant(messages: list[AgentMessage]) -> Any:
-    from pi_core.messages.llm import AssistantMessage
-
+def _last_assistant(messages: list[AgentMessage]) -> AssistantMessage | None:
     for message in reversed(messages):
         if isinstance(message, AssistantMessage):
             return message

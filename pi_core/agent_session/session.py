@@ -145,8 +145,6 @@ class AgentSession:
             self.prompts.dequeue_text(event.message)
         if isinstance(event, MessageEndEvent):
             await self._replace_final_message(event)
-        elif event.type in ("tool_call", "tool_result"):
-            pass
         else:
             await self.dispatcher.notify(event.type, event)
         self._emit(event)
@@ -351,9 +349,7 @@ class AgentSession:
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level (clamped to the model); recorded when it changes."""
         levels = self.available_thinking_levels()
-        effective = level if level in levels else levels[-1] if level != "off" else "off"
-        if level not in levels and level != "off" and len(levels) == 1:
-            effective = "off"
+        effective = level if level in levels else levels[-1]
         previous = self.agent.state.thinking_level
         self.agent.state.thinking_level = effective
         if effective == previous:

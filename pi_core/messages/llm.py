@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pi_core.messages.base import WireModel
-from pi_core.messages.content import AssistantContent, UserContent
+from pi_core.messages.content import AssistantContent, TextContent, UserContent
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
@@ -43,6 +43,13 @@ class Usage(WireModel):
         if self.total_tokens:
             return self.total_tokens
         return self.input + self.output + self.cache_read + self.cache_write
+
+
+def content_text(content: str | list[Any]) -> str:
+    """Return the text of message content: the string, or its text blocks joined."""
+    if isinstance(content, str):
+        return content
+    return "".join(block.text for block in content if isinstance(block, TextContent))
 
 
 class UserMessage(WireModel):

@@ -30,7 +30,12 @@ async def run_print_mode(
     session.dispatcher.on_error(on_error)
     if json_mode:
         stdout.write(serialize_line(session.session_manager.get_header()))
-        session.subscribe(lambda event: stdout.write(serialize_line(event)) and stdout.flush())
+
+        def print_event(event: Any) -> None:
+            stdout.write(serialize_line(event))
+            stdout.flush()
+
+        session.subscribe(print_event)
     code = 0
     try:
         for index, message in enumerate(messages):

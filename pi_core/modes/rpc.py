@@ -8,6 +8,7 @@ fields, where pi 0.73.1 drops it — and a bad line never stops the server.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO
@@ -16,6 +17,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 
 from pi_core.agent_session.session import AgentSession
 from pi_core.messages.content import ImageContent
+from pi_core.messages.llm import content_text
 from pi_core.modes.jsonl import read_lines, serialize_line
 from pi_core.modes.rpc_ui import RpcUI
 from pi_core.session.entries import SessionMessageEntry
@@ -68,8 +70,6 @@ class RpcServer:
 
     def handle_line(self, line: str) -> None:
         """Parse a line and start its command (responses come when it finishes)."""
-        import json
-
         try:
             command = json.loads(line)
         except json.JSONDecodeError as error:
@@ -331,12 +331,10 @@ async def _clone(server: RpcServer, command: dict[str, Any]) -> Any:
 
 
 async def _fork_messages(server: RpcServer, command: dict[str, Any]) -> Any:
-    from pi_core.agent_session.navigation import _text
-
     messages = []
     for entry in server.session.session_manager.get_entries():
         if isinstance(entry, SessionMessageEntry) and entry.message.role == "user":
-            text = _text(entry.message)
+            text = content_text(entry.message.content)
             if text:
                 messages.append({"entryId": entry.id, "text": text})
     return {"messages": messages}
