@@ -69,9 +69,11 @@ async def create_agent_session(
         manager.register_inline(plugin, name)
 
     auth = auth or AuthStorage(agent_home / "auth.json")
-    registry = model_registry or ModelRegistry(auth, agent_home / "models.json")
-    for provider in manager.registry.providers:
-        registry.register_provider(provider.name, provider.config)
+    if model_registry is None:
+        registry = manager.model_registry(auth)
+    else:
+        registry = model_registry
+        manager.apply_providers(registry)
 
     if resources is None:
         resources = ResourceLoader(folder, agent_home, settings)

@@ -9,13 +9,7 @@ import click
 
 def print_models(manager: Any, search: str) -> int:
     """Print provider, model, context window, max output and whether it thinks; return 0."""
-    from pi_core.ai.auth import AuthStorage
-    from pi_core.ai.registry import ModelRegistry
-
-    home = manager.agent_dir
-    registry = ModelRegistry(AuthStorage(home / "auth.json"), home / "models.json")
-    for registration in manager.registry.providers:
-        registry.register_provider(registration.name, registration.config)
+    registry = manager.model_registry()
     models = [m for m in registry.all_models() if search.lower() in m.key.lower()]
     if not models:
         click.echo("No models match." if search else "No models configured.")

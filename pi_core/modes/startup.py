@@ -164,15 +164,7 @@ async def open_session(
 
 def provider_default(plugins: PluginManager, provider: str) -> str:
     """Return `provider/id` of the provider's first model (for `--provider` alone)."""
-    from pi_core.ai.auth import AuthStorage
-    from pi_core.ai.registry import ModelRegistry
-
-    registry = ModelRegistry(
-        AuthStorage(plugins.agent_dir / "auth.json"), plugins.agent_dir / "models.json"
-    )
-    for registration in plugins.registry.providers:
-        registry.register_provider(registration.name, registration.config)
-    for model in registry.all_models():
+    for model in plugins.model_registry().all_models():
         if model.provider == provider:
             return model.key
     raise StartupError(f"Unknown provider {provider!r}: no model of it is configured")

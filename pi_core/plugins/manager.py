@@ -7,7 +7,7 @@ import inspect
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -24,6 +24,10 @@ from pi_core.plugins.runtime import PluginRuntime
 from pi_core.plugins.sources import Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.settings import SettingsManager
+
+if TYPE_CHECKING:
+    from pi_core.ai.auth import AuthStorage
+    from pi_core.ai.registry import ModelRegistry
 
 
 class PluginRejected(Exception):
@@ -164,9 +168,25 @@ class PluginManager:
         """Bind the session: plugin actions work from now on; registered providers are applied."""
         if model_registry is not None:
             self.runtime.model_registry = model_registry
-            for provider in self.registry.providers:
-                model_registry.register_provider(provider.name, provider.config)
+            self.apply_providers(model_registry)
         self.runtime.bind(actions, command_actions)
+
+    def apply_providers(self, model_registry: ModelRegistry) -> None:
+        """Add the providers plugins registered to `model_registry`."""
+        for provider in self.registry.providers:
+            model_registry.register_provider(provider.name, provider.config)
+
+    def model_registry(self, auth: AuthStorage | None = None) -> ModelRegistry:
+        """Return a model registry for this agent dir (auth.json, models.json) and the plugins'
+        providers."""
+        from pi_core.ai.auth import AuthStorage
+        from pi_core.ai.registry import ModelRegistry
+
+        registry = ModelRegistry(
+            auth or AuthStorage(self.agent_dir / "auth.json"), self.agent_dir / "models.json"
+        )
+        self.apply_providers(registry)
+        return registry
 
     # --- internals ------------------------------------------------------------------------
 
