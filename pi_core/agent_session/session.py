@@ -25,8 +25,7 @@ from pi_core.ai.registry import THINKING_LEVELS, ModelRegistry
 from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
 from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLevelSelectEvent
 from pi_core.messages.agent import AgentMessage, CustomMessage
-from pi_core.messages.content import TextContent
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.manager import PluginManager
 from pi_core.resources.loader import ResourceLoader
@@ -442,8 +441,7 @@ class AgentSession:
                 continue
             if message.stop_reason == "aborted" and not message.content:
                 continue
-            text = "".join(b.text for b in message.content if isinstance(b, TextContent))
-            return text.strip() or None
+            return content_text(message.content).strip() or None
         return None
 
     # --- lifetime -------------------------------------------------------------------------
