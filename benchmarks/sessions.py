@@ -23,7 +23,7 @@ from pathlib import Path
 from pi_core import AssistantMessage, TextContent, UserMessage
 from pi_core.session import SessionManager
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "sessions"
+SHARED = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "sessions"
 
 NODE_OPEN = """
 const { SessionManager } = await import(process.argv[1] + "/dist/core/session-manager.js");

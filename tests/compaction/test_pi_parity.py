@@ -50,7 +50,7 @@ PI_PACKAGE = Path(
     os.environ.get("PI_REFERENCE_PACKAGE", "/tmp/piref/node_modules/@mariozechner/pi-coding-agent")
 )
 PI_CORE = PI_PACKAGE / "dist" / "core"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "sessions"
+SESSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
 SCRIPT = Path(__file__).with_name("pi_reference.mjs")
 
 
@@ -170,8 +170,8 @@ def assert_same(ours: dict[str, Any], theirs: dict[str, Any]) -> None:
 @pytest.mark.parametrize("name", ["before-compaction", "large-session"])
 def test_shared_sessions_match_pi(name: str, tmp_path: Path) -> None:
     session_file = tmp_path / f"{name}.jsonl"
-    shutil.copy(SHARED / f"{name}.jsonl", session_file)
-    lines = (SHARED / f"{name}.jsonl").read_text().splitlines()
+    shutil.copy(SESSIONS / f"{name}.jsonl", session_file)
+    lines = (SESSIONS / f"{name}.jsonl").read_text().splitlines()
     entries = len(lines) - 1
     compactions = [i - 1 for i, line in enumerate(lines) if '"type":"compaction"' in line]
     prefixes = sorted(

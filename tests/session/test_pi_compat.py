@@ -19,7 +19,7 @@ import pytest
 from pi_core.session import SessionManager
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "sessions"
+SESSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "sessions"
 
 
 def load_gz_json(path: Path) -> Any:
@@ -48,7 +48,7 @@ def test_shared_v1_sessions_give_pi_s_messages_and_migrate_like_pi(
     name: str, tmp_path: Path
 ) -> None:
     copy = tmp_path / f"{name}.jsonl"
-    shutil.copy(SHARED / f"{name}.jsonl", copy)
+    shutil.copy(SESSIONS / f"{name}.jsonl", copy)
 
     manager = SessionManager.open(copy)
 

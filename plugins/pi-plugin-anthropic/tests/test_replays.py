@@ -1,4 +1,4 @@
-"""Each recorded Messages API stream in ../shared/replays/anthropic replays through the plugin.
+"""Each recorded Messages API stream in tests/fixtures/replays replays through the plugin.
 
 The two `test_url_prompt` `.json` recordings are image downloads (`GET` of a JPEG by the recording
 client), not Messages API responses, so there is nothing for a provider to replay in them.
@@ -18,8 +18,12 @@ from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
 from pi_core.messages import TextContent, ThinkingContent, ToolCall, UserMessage
 from pi_core.testing import FakeLLMServer, FakeResponse
 
-REPLAYS = Path(__file__).resolve().parents[4] / "shared" / "replays" / "anthropic"
+REPLAYS = Path(__file__).parent / "fixtures" / "replays"
 STREAMS = sorted(REPLAYS.glob("*.sse"))
+
+# An empty folder would collect no cases and pass silently: fail instead.
+if not STREAMS:
+    raise RuntimeError(f"no recordings found in {REPLAYS}: the replay fixtures are missing")
 
 
 def expected_from_sse(path: Path) -> dict[str, Any]:

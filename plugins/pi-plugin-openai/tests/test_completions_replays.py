@@ -1,4 +1,4 @@
-"""Each recorded Chat Completions stream in ../shared/replays/openai replays through the plugin."""
+"""Each recorded Chat Completions stream in tests/fixtures/replays replays through the plugin."""
 
 from __future__ import annotations
 
@@ -14,12 +14,16 @@ from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
 from pi_core.messages import AssistantMessage, TextContent, ToolCall, UserMessage
 from pi_core.testing import FakeLLMServer, FakeResponse
 
-REPLAYS = Path(__file__).resolve().parents[4] / "shared" / "replays" / "openai"
+REPLAYS = Path(__file__).parent / "fixtures" / "replays"
 CHAT_STREAMS = sorted(
     p
     for p in REPLAYS.glob("*.sse")
     if "chat/completions" in json.loads(p.with_name(p.stem + ".request.json").read_text())["uri"]
 )
+
+# An empty folder would collect no cases and pass silently: fail instead.
+if not CHAT_STREAMS:
+    raise RuntimeError(f"no recordings found in {REPLAYS}: the replay fixtures are missing")
 
 
 def expected_from_sse(path: Path) -> dict[str, Any]:

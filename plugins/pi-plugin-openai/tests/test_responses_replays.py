@@ -30,13 +30,17 @@ from pi_core.messages import (
 )
 from pi_core.testing import FakeLLMServer, FakeResponse
 
-REPLAYS = Path(__file__).resolve().parents[4] / "shared" / "replays" / "openai"
+REPLAYS = Path(__file__).parent / "fixtures" / "replays"
 RESPONSES = sorted(
     p for p in REPLAYS.glob("openai__test_responses_*") if not p.name.endswith(".request.json")
 )
 CHAT_JSON = sorted(REPLAYS.glob("openai__test_tool_use_chain_of_two_calls__*.json"))
 CHAT_JSON = [p for p in CHAT_JSON if not p.name.endswith(".request.json")]
 CHAINS = sorted({p.stem.rsplit("__", 1)[0] for p in RESPONSES if p.stem.endswith("__1")})
+
+# An empty folder would collect no cases and pass silently: fail instead.
+if not (RESPONSES and CHAT_JSON and CHAINS):
+    raise RuntimeError(f"no recordings found in {REPLAYS}: the replay fixtures are missing")
 
 
 def request_of(path: Path) -> dict[str, Any]:
