@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import BaseModel
+
+from pi_core.session.jsonl import dumps
 
 
 def jsonable(value: Any) -> Any:
@@ -28,8 +29,12 @@ def jsonable(value: Any) -> Any:
 
 
 def serialize_line(value: Any) -> str:
-    """Return one JSONL record: compact JSON (non-ASCII kept as is) and a single LF."""
-    return json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":")) + "\n"
+    """Return one JSONL record: compact JSON (non-ASCII kept as is) and a single LF.
+
+    A lone surrogate (which a session written by pi may hold) is written as a `\\uXXXX` escape,
+    as JSON.stringify does, so the record always encodes as UTF-8 and is never lost.
+    """
+    return dumps(jsonable(value)) + "\n"
 
 
 async def read_lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:

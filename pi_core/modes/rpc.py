@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, BinaryIO
@@ -75,8 +76,16 @@ class RpcServer:
         except json.JSONDecodeError as error:
             self.output(_error(None, "parse", f"Failed to parse command: {error}"))
             return
+        except RecursionError:
+            message = "Failed to parse command: nested too deeply"
+            self.output(_error(_leading_id(line), "parse", message))
+            return
         if not isinstance(command, dict):
             self.output(_error(None, "parse", "Failed to parse command: expected a JSON object"))
+            return
+        if _LONE_SURROGATE_ESCAPE.search(line) and not _is_valid_unicode(command):
+            message = "Invalid command: a string holds a lone UTF-16 surrogate (not valid Unicode)"
+            self.output(_error(command.get("id"), str(command.get("type")), message))
             return
         if command.get("type") == "extension_ui_response":
             self.ui.resolve(command)
@@ -106,6 +115,28 @@ class RpcServer:
 
 
 _RESPONDED = object()
+
+# A `\\uD800`-`\\uDFFF` escape: the only way a lone surrogate gets into a parsed line (the bytes
+# were decoded as UTF-8 with replacement), so the full check runs only when one is present.
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+_LEADING_ID = re.compile(r'\s*\{\s*"id"\s*:\s*("(?:[^"\\\\]|\\\\.)*"|-?\d+)\s*,')
+
+
+def _leading_id(line: str) -> Any:
+    """The id of a line too deep to parse, when it is the first field (as clients write it)."""
+    match = _LEADING_ID.match(line)
+    return json.loads(match.group(1)) if match else None
+
+
+def _is_valid_unicode(command: dict[str, Any]) -> bool:
+    """True when every string in the command encodes as UTF-8 (surrogates come in pairs)."""
+    try:
+        json.dumps(command, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        return False
+    return True
 
 
 def _success(request_id: Any, command: str, data: Any = _NO_DATA) -> dict[str, Any]:
