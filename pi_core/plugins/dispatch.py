@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import pluggy
 from pydantic import BaseModel, ConfigDict, TypeAdapter
@@ -48,6 +49,8 @@ from pi_core.plugins.errors import HookError
 logger = logging.getLogger("pi.plugins")
 
 R = TypeVar("R", bound=BaseModel)
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 ErrorListener = Callable[[HookError], None]
 _input_result: TypeAdapter[InputResult] = TypeAdapter(
     InputResult, config=ConfigDict(defer_build=True)
@@ -69,6 +72,26 @@ class DiscoveredResources:
     skill_paths: list[TaggedPath] = field(default_factory=list)
     prompt_paths: list[TaggedPath] = field(default_factory=list)
     theme_paths: list[TaggedPath] = field(default_factory=list)
+
+
+class Reducer(Protocol[T_co]):
+    """One hook semantics: the event each impl sees, what a result does, what a failure does."""
+
+    def event(self) -> Any:
+        """The event for the next impl (a chain builds it from what the last impl produced)."""
+        ...
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        """Take an impl's non-None result; return True to stop the walk."""
+        ...
+
+    def failed(self, impl: pluggy.HookImpl, error: BaseException) -> bool:
+        """An impl raised (already reported); return True to stop the walk."""
+        ...
+
+    def result(self) -> T_co:
+        """What the walk produced."""
+        ...
 
 
 class HookDispatcher:
@@ -108,6 +131,26 @@ class HookDispatcher:
             result = await result
         return result
 
+    async def walk(self, hook: str, reducer: Reducer[T]) -> T:
+        """The one dispatch loop: call each impl in order, skip None, let `reducer` decide.
+
+        An impl's exception is reported and handed to the reducer, never raised: not even
+        SystemExit, KeyboardInterrupt or a CancelledError the impl raised itself. A cancellation
+        of the walking task (an abort) still propagates.
+        """
+        for impl in self.impls(hook):
+            try:
+                raw = await self._call(impl, reducer.event())
+                if raw is not None and reducer.accept(raw, impl):
+                    break
+            except (Exception, SystemExit, KeyboardInterrupt, asyncio.CancelledError) as error:
+                if isinstance(error, asyncio.CancelledError) and _being_cancelled():
+                    raise
+                self.report(impl, hook, error)
+                if reducer.failed(impl, error):
+                    break
+        return reducer.result()
+
     def report(self, impl: pluggy.HookImpl, hook: str, error: BaseException) -> HookError:
         """Tell the error listeners that `impl` failed in `hook` (logged when nobody listens)."""
         return self.publish_error(impl.plugin_name, self._describe(impl.plugin_name), hook, error)
@@ -132,23 +175,11 @@ class HookDispatcher:
                 logger.exception("error listener failed")
         return record
 
-    @staticmethod
-    def _coerce(result: Any, model: type[R]) -> R:
-        if isinstance(result, model):
-            return result
-        if isinstance(result, dict):
-            return model.model_validate(result)
-        raise TypeError(f"expected {model.__name__} or a dict, got {type(result).__name__}")
-
     # --- semantics ------------------------------------------------------------------------
 
     async def notify(self, hook: str, event: Any) -> None:
         """Notify: run every impl, ignore results, report and skip past exceptions."""
-        for impl in self.impls(hook):
-            try:
-                await self._call(impl, event)
-            except Exception as error:
-                self.report(impl, hook, error)
+        await self.walk(hook, _Notify(event))
 
     async def emit(self, event: Any) -> Any:
         """Dispatch a notify or cancel event by its `type`; returns a cancel hook's result."""
@@ -164,107 +195,25 @@ class HookDispatcher:
 
     async def cancel(self, hook: str, event: Any, result_model: type[R]) -> R | None:
         """Cancel: stop at a result with cancel=True; else the last non-None result stands."""
-        last: R | None = None
-        for impl in self.impls(hook):
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                result = self._coerce(raw, result_model)
-            except Exception as error:
-                self.report(impl, hook, error)
-                continue
-            last = result
-            if getattr(result, "cancel", False):
-                return result
-        return last
+        return await self.walk(hook, _Cancel(event, result_model))
 
     async def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
         """Block: the first block=True wins; an impl that raises or answers nonsense blocks too."""
-        last: ToolCallResult | None = None
-        for impl in self.impls("tool_call"):
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                result = self._coerce(raw, ToolCallResult)
-            except Exception as error:
-                self.report(impl, "tool_call", error)
-                return ToolCallResult(
-                    block=True,
-                    reason=f"Tool call blocked: plugin {impl.plugin_name!r} failed in tool_call "
-                    f"({type(error).__name__}: {error})",
-                )
-            last = result
-            if result.block:
-                return result
-        return last
+        return await self.walk("tool_call", _Block(event))
 
     async def context(self, messages: list[AgentMessage]) -> list[AgentMessage]:
         """Chain: each impl may replace the message list; impls see a deep copy of it."""
-        current = [message.model_copy(deep=True) for message in messages]
-        for impl in self.impls("context"):
-            try:
-                raw = await self._call(impl, ContextEvent.model_construct(messages=current))
-                if raw is None:
-                    continue
-                result = self._coerce(raw, ContextResult)
-            except Exception as error:
-                self.report(impl, "context", error)
-                continue
-            if result.messages is not None:
-                current = result.messages
-        return current
+        return await self.walk("context", _ContextChain(messages))
 
     async def tool_result(self, event: ToolResultEvent) -> ToolResultPatch | None:
         """Chain: impls patch content, details, is_error in turn; returns the final patch if any."""
-        modified = False
-        for impl in self.impls("tool_result"):
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                patch = self._coerce(raw, ToolResultPatch)
-            except Exception as error:
-                self.report(impl, "tool_result", error)
-                continue
-            for name in ("content", "details", "is_error"):
-                if name in patch.model_fields_set and (
-                    name == "details" or getattr(patch, name) is not None
-                ):
-                    setattr(event, name, getattr(patch, name))
-                    modified = True
-        if not modified:
-            return None
-        return ToolResultPatch(
-            content=event.content, details=event.details, is_error=event.is_error
-        )
+        return await self.walk("tool_result", _ToolResultChain(event))
 
     async def input(
         self, text: str, images: list[ImageContent] | None, source: str
     ) -> InputContinue | InputTransform | InputHandled:
         """Chain: transforms apply in turn; `handled` stops the walk."""
-        current_text, current_images, changed = text, images, False
-        for impl in self.impls("input"):
-            event = InputEvent(text=current_text, images=current_images, source=source)
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                result = raw if isinstance(raw, BaseModel) else _input_result.validate_python(raw)
-            except Exception as error:
-                self.report(impl, "input", error)
-                continue
-            if isinstance(result, InputHandled):
-                return result
-            if isinstance(result, InputTransform):
-                current_text = result.text
-                if result.images is not None:
-                    current_images = result.images
-                changed = True
-        if changed:
-            return InputTransform(text=current_text, images=current_images)
-        return InputContinue()
+        return await self.walk("input", _InputChain(text, images, source))
 
     async def before_agent_start(
         self,
@@ -274,97 +223,271 @@ class HookDispatcher:
         system_prompt_options: dict[str, Any] | None = None,
     ) -> BeforeAgentStartOutcome | None:
         """Chain: the system prompt passes through every impl; injected messages are collected."""
-        outcome = BeforeAgentStartOutcome()
-        current = system_prompt
-        for impl in self.impls("before_agent_start"):
-            event = BeforeAgentStartEvent(
-                prompt=prompt,
-                images=images,
-                system_prompt=current,
-                system_prompt_options=system_prompt_options or {},
-            )
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                result = self._coerce(raw, BeforeAgentStartResult)
-            except Exception as error:
-                self.report(impl, "before_agent_start", error)
-                continue
-            if result.message is not None:
-                outcome.messages.append(result.message)
-            if result.system_prompt is not None:
-                current = result.system_prompt
-                outcome.system_prompt = current
+        chain = _BeforeAgentStartChain(prompt, images, system_prompt, system_prompt_options or {})
+        return await self.walk("before_agent_start", chain)
+
+    async def before_provider_request(self, payload: Any) -> Any:
+        """Chain: each impl may return a replacement payload."""
+        return await self.walk("before_provider_request", _PayloadChain(payload))
+
+    async def message_end(self, message: AgentMessage) -> AgentMessage:
+        """Chain: each impl may replace the final message, keeping its role."""
+        return await self.walk("message_end", _MessageEndChain(message))
+
+    async def user_bash(self, event: UserBashEvent) -> UserBashResult | None:
+        """First: the first non-None result wins."""
+        return await self.walk("user_bash", _First(event, UserBashResult))
+
+    async def resources_discover(self, cwd: str, reason: str) -> DiscoveredResources:
+        """Aggregate: merge every impl's paths, each tagged with its plugin."""
+        event = ResourcesDiscoverEvent(cwd=cwd, reason=reason)
+        return await self.walk("resources_discover", _DiscoverAggregate(event))
+
+
+def _being_cancelled() -> bool:
+    """Whether the current task was asked to cancel (as opposed to an impl raising it itself)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _coerce(result: Any, model: type[R]) -> R:
+    if isinstance(result, model):
+        return result
+    if isinstance(result, dict):
+        return model.model_validate(result)
+    raise TypeError(f"expected {model.__name__} or a dict, got {type(result).__name__}")
+
+
+# --- the reducers: one small class per semantics ----------------------------------------------
+
+
+class _Walk(Generic[T]):
+    """Defaults: the same event for every impl, and a failure skips to the next impl."""
+
+    def __init__(self, event: Any) -> None:
+        self._event = event
+
+    def event(self) -> Any:
+        return self._event
+
+    def failed(self, impl: pluggy.HookImpl, error: BaseException) -> bool:
+        return False
+
+
+class _Notify(_Walk[None]):
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        return False
+
+    def result(self) -> None:
+        return None
+
+
+class _Cancel(_Walk[R | None]):
+    def __init__(self, event: Any, model: type[R]) -> None:
+        super().__init__(event)
+        self._model = model
+        self._last: R | None = None
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        self._last = _coerce(raw, self._model)
+        return bool(getattr(self._last, "cancel", False))
+
+    def result(self) -> R | None:
+        return self._last
+
+
+class _Block(_Cancel[ToolCallResult]):
+    """Fail closed: an impl that raises or answers nonsense blocks the tool."""
+
+    def __init__(self, event: ToolCallEvent) -> None:
+        super().__init__(event, ToolCallResult)
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        self._last = _coerce(raw, ToolCallResult)
+        return self._last.block
+
+    def failed(self, impl: pluggy.HookImpl, error: BaseException) -> bool:
+        self._last = ToolCallResult(
+            block=True,
+            reason=f"Tool call blocked: plugin {impl.plugin_name!r} failed in tool_call "
+            f"({type(error).__name__}: {error})",
+        )
+        return True
+
+
+class _First(_Cancel[R]):
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        self._last = _coerce(raw, self._model)
+        return True
+
+
+class _ContextChain(_Walk[list[AgentMessage]]):
+    def __init__(self, messages: list[AgentMessage]) -> None:
+        super().__init__(None)
+        self._current = [message.model_copy(deep=True) for message in messages]
+
+    def event(self) -> Any:
+        return ContextEvent.model_construct(messages=self._current)
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, ContextResult)
+        if result.messages is not None:
+            self._current = result.messages
+        return False
+
+    def result(self) -> list[AgentMessage]:
+        return self._current
+
+
+class _ToolResultChain(_Walk[ToolResultPatch | None]):
+    """Patches apply to the event itself, so each impl sees the previous one's result."""
+
+    def __init__(self, event: ToolResultEvent) -> None:
+        super().__init__(event)
+        self._modified = False
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        patch = _coerce(raw, ToolResultPatch)
+        event = self._event
+        for name in ("content", "details", "is_error"):
+            if name in patch.model_fields_set and (
+                name == "details" or getattr(patch, name) is not None
+            ):
+                setattr(event, name, getattr(patch, name))
+                self._modified = True
+        return False
+
+    def result(self) -> ToolResultPatch | None:
+        if not self._modified:
+            return None
+        event = self._event
+        return ToolResultPatch(
+            content=event.content, details=event.details, is_error=event.is_error
+        )
+
+
+class _InputChain(_Walk[InputContinue | InputTransform | InputHandled]):
+    def __init__(self, text: str, images: list[ImageContent] | None, source: str) -> None:
+        super().__init__(None)
+        self._text, self._images, self._source = text, images, source
+        self._changed = False
+        self._handled: InputHandled | None = None
+
+    def event(self) -> Any:
+        return InputEvent(text=self._text, images=self._images, source=self._source)
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = raw if isinstance(raw, BaseModel) else _input_result.validate_python(raw)
+        if isinstance(result, InputHandled):
+            self._handled = result
+            return True
+        if isinstance(result, InputTransform):
+            self._text = result.text
+            if result.images is not None:
+                self._images = result.images
+            self._changed = True
+        return False
+
+    def result(self) -> InputContinue | InputTransform | InputHandled:
+        if self._handled is not None:
+            return self._handled
+        if self._changed:
+            return InputTransform(text=self._text, images=self._images)
+        return InputContinue()
+
+
+class _BeforeAgentStartChain(_Walk[BeforeAgentStartOutcome | None]):
+    def __init__(
+        self,
+        prompt: str,
+        images: list[ImageContent] | None,
+        system_prompt: str,
+        options: dict[str, Any],
+    ) -> None:
+        super().__init__(None)
+        self._prompt, self._images, self._options = prompt, images, options
+        self._current = system_prompt
+        self._outcome = BeforeAgentStartOutcome()
+
+    def event(self) -> Any:
+        return BeforeAgentStartEvent(
+            prompt=self._prompt,
+            images=self._images,
+            system_prompt=self._current,
+            system_prompt_options=self._options,
+        )
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, BeforeAgentStartResult)
+        if result.message is not None:
+            self._outcome.messages.append(result.message)
+        if result.system_prompt is not None:
+            self._current = result.system_prompt
+            self._outcome.system_prompt = self._current
+        return False
+
+    def result(self) -> BeforeAgentStartOutcome | None:
+        outcome = self._outcome
         if not outcome.messages and outcome.system_prompt is None:
             return None
         return outcome
 
-    async def before_provider_request(self, payload: Any) -> Any:
-        """Chain: each impl may return a replacement payload."""
-        current = payload
-        for impl in self.impls("before_provider_request"):
-            try:
-                raw = await self._call(impl, BeforeProviderRequestEvent(payload=current))
-            except Exception as error:
-                self.report(impl, "before_provider_request", error)
-                continue
-            if raw is not None:
-                current = raw
-        return current
 
-    async def message_end(self, message: AgentMessage) -> AgentMessage:
-        """Chain: each impl may replace the final message, keeping its role."""
-        current = message
-        for impl in self.impls("message_end"):
-            try:
-                raw = await self._call(impl, MessageEndEvent(message=current))
-                if raw is None:
-                    continue
-                result = self._coerce(raw, MessageEndResult)
-                if result.message is None:
-                    continue
-                if result.message.role != current.role:
-                    raise ValueError(
-                        f"message_end must keep the role {current.role!r}, "
-                        f"got {result.message.role!r}"
-                    )
-            except Exception as error:
-                self.report(impl, "message_end", error)
-                continue
-            current = result.message
-        return current
+class _PayloadChain(_Walk[Any]):
+    def __init__(self, payload: Any) -> None:
+        super().__init__(None)
+        self._current = payload
 
-    async def user_bash(self, event: UserBashEvent) -> UserBashResult | None:
-        """First: the first non-None result wins."""
-        for impl in self.impls("user_bash"):
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                return self._coerce(raw, UserBashResult)
-            except Exception as error:
-                self.report(impl, "user_bash", error)
-        return None
+    def event(self) -> Any:
+        return BeforeProviderRequestEvent(payload=self._current)
 
-    async def resources_discover(self, cwd: str, reason: str) -> DiscoveredResources:
-        """Aggregate: merge every impl's paths, each tagged with its plugin."""
-        merged = DiscoveredResources()
-        event = ResourcesDiscoverEvent(cwd=cwd, reason=reason)
-        for impl in self.impls("resources_discover"):
-            try:
-                raw = await self._call(impl, event)
-                if raw is None:
-                    continue
-                result = self._coerce(raw, ResourcesDiscoverResult)
-            except Exception as error:
-                self.report(impl, "resources_discover", error)
-                continue
-            plugin = impl.plugin_name
-            merged.skill_paths += [TaggedPath(p, plugin) for p in result.skill_paths]
-            merged.prompt_paths += [TaggedPath(p, plugin) for p in result.prompt_paths]
-            merged.theme_paths += [TaggedPath(p, plugin) for p in result.theme_paths]
-        return merged
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        self._current = raw
+        return False
+
+    def result(self) -> Any:
+        return self._current
+
+
+class _MessageEndChain(_Walk[AgentMessage]):
+    def __init__(self, message: AgentMessage) -> None:
+        super().__init__(None)
+        self._current = message
+
+    def event(self) -> Any:
+        return MessageEndEvent(message=self._current)
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, MessageEndResult)
+        if result.message is None:
+            return False
+        if result.message.role != self._current.role:
+            raise ValueError(
+                f"message_end must keep the role {self._current.role!r}, "
+                f"got {result.message.role!r}"
+            )
+        self._current = result.message
+        return False
+
+    def result(self) -> AgentMessage:
+        return self._current
+
+
+class _DiscoverAggregate(_Walk[DiscoveredResources]):
+    def __init__(self, event: ResourcesDiscoverEvent) -> None:
+        super().__init__(event)
+        self._merged = DiscoveredResources()
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, ResourcesDiscoverResult)
+        plugin, merged = impl.plugin_name, self._merged
+        merged.skill_paths += [TaggedPath(p, plugin) for p in result.skill_paths]
+        merged.prompt_paths += [TaggedPath(p, plugin) for p in result.prompt_paths]
+        merged.theme_paths += [TaggedPath(p, plugin) for p in result.theme_paths]
+        return False
+
+    def result(self) -> DiscoveredResources:
+        return self._merged
 
 
 _CANCEL_RESULTS: dict[str, type[BaseModel]] = {
