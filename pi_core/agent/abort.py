@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class AbortError(Exception):
@@ -57,6 +60,21 @@ class AbortSignal:
             await event.wait()
         finally:
             self._waiters.remove(event)
+
+    async def race(self, awaitable: Awaitable[T]) -> T:
+        """Await `awaitable`, but cancel it and raise `AbortError` as soon as abort is requested."""
+        self.raise_if_aborted()
+        work = asyncio.ensure_future(awaitable)
+        aborted = asyncio.ensure_future(self.wait())
+        try:
+            await asyncio.wait((work, aborted), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            aborted.cancel()
+            if not work.done():
+                work.cancel()
+        if work.cancelled() or not work.done():
+            raise AbortError(self._reason or "Operation aborted")
+        return work.result()
 
     def _fire(self, reason: str | None) -> None:
         if self._aborted:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.agent.abort import AbortError, AbortSignal
 from pi_core.agent.tools import ToolGateResult, ToolPatch
 from pi_core.events.tools import make_tool_call_event, make_tool_result_event
 from pi_core.messages.content import ToolCall
@@ -79,7 +79,13 @@ class ToolHooks:
         """Ask the `tool_call` hook; a block carries the reason the LLM will read."""
         if not self.dispatcher.has_impls("tool_call"):
             return None
-        result = await self.dispatcher.tool_call(make_tool_call_event(call.name, call.id, params))
+        event = make_tool_call_event(call.name, call.id, params)
+        try:  # a hook that hangs must not outlive an abort: cancel it, and the tool stays blocked
+            result = await signal.race(self.dispatcher.tool_call(event))
+        except AbortError:
+            return ToolGateResult(
+                block=True, reason="Tool call aborted before its tool_call hooks answered"
+            )
         if result is not None and result.block:
             return ToolGateResult(block=True, reason=result.reason)
         return None
