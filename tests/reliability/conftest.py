@@ -1,5 +1,32 @@
 """The reliability tests run the real `pi` against the fake server, like the CLI tests."""
 
-from tests.cli.conftest import cli
+from __future__ import annotations
 
-__all__ = ["cli"]
+import shutil
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.cli.conftest import Cli, cli
+from tests.cli.rpc_script import RpcProcess
+
+__all__ = ["cli", "rpc"]
+
+
+@pytest.fixture
+def rpc(cli: Cli) -> Iterator[Callable[..., RpcProcess]]:
+    """Start `pi --mode rpc ARGS…` in the test's project; whatever is still running is killed."""
+    started: list[RpcProcess] = []
+
+    def start(*args: str) -> RpcProcess:
+        pi = shutil.which("pi")
+        assert pi, "the pi command is installed with the project"
+        process = RpcProcess([pi, "--mode", "rpc", *args], cli.cwd, cli.env)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.process.poll() is None:
+            process.process.kill()
+            process.process.wait(timeout=10)

@@ -7,7 +7,7 @@ result for the call (no orphaned tool call in the next request), and the process
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,8 @@ import pytest
 from pi_core.testing import chat_stream
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
+
+Start = Callable[..., RpcProcess]
 
 GATE = """
 import asyncio
@@ -37,14 +39,11 @@ RAISES = {
 }
 
 
-def start(cli: Cli, body: str) -> tuple[RpcProcess, Path]:
+def start(cli: Cli, rpc: Start, body: str) -> tuple[RpcProcess, Path]:
+    """Start pi with a gate plugin running `body`; the path the tool would create if it ran."""
     gate = cli.cwd / "gate.py"
     gate.write_text(GATE.format(body=body))
-    pi = shutil.which("pi")
-    assert pi
-    return RpcProcess([pi, "--mode", "rpc", "--no-session", "-e", str(gate)], cli.cwd, cli.env), (
-        cli.cwd / "ran"
-    )
+    return rpc("--no-session", "-e", str(gate)), cli.cwd / "ran"
 
 
 def response_for(process: RpcProcess, request_id: str) -> dict[str, Any]:
@@ -54,14 +53,14 @@ def response_for(process: RpcProcess, request_id: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("raised", list(RAISES))
 def test_a_gate_raising_anything_blocks_the_tool_and_the_session_goes_on(
-    cli: Cli, raised: str
+    cli: Cli, rpc: Start, raised: str
 ) -> None:
     cli.server.queue(
         chat_stream(tool_calls=[("bash", {"command": "touch ran"})]),
         chat_stream("The tool was blocked."),
         chat_stream("Still here."),
     )
-    process, marker = start(cli, RAISES[raised])
+    process, marker = start(cli, rpc, RAISES[raised])
     process.send({"id": "p", "type": "prompt", "message": "make a file"})
     process.read_until(lambda r: r.get("type") == "agent_end")
 
@@ -84,12 +83,12 @@ def test_a_gate_raising_anything_blocks_the_tool_and_the_session_goes_on(
     assert "Traceback" not in process.close()
 
 
-def test_abort_cancels_a_gate_that_hangs_and_the_tool_stays_blocked(cli: Cli) -> None:
+def test_abort_cancels_a_gate_that_hangs_and_the_tool_stays_blocked(cli: Cli, rpc: Start) -> None:
     cli.server.queue(
         chat_stream(tool_calls=[("bash", {"command": "touch ran"})]),
         chat_stream("Answer after the abort."),
     )
-    process, marker = start(cli, "await asyncio.Event().wait()")
+    process, marker = start(cli, rpc, "await asyncio.Event().wait()")
     process.send({"id": "p", "type": "prompt", "message": "make a file"})
     process.read_until(
         lambda r: r.get("type") == "extension_ui_request" and r.get("message") == "gate entered"

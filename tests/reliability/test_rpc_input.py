@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,11 +16,7 @@ import pytest
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 
-
-def rpc(cli: Cli, *extra: str) -> RpcProcess:
-    pi = shutil.which("pi")
-    assert pi
-    return RpcProcess([pi, "--mode", "rpc", *extra], cli.cwd, cli.env)
+Start = Callable[..., RpcProcess]
 
 
 def send_bytes(process: RpcProcess, data: bytes) -> None:
@@ -42,8 +38,10 @@ def still_serving(process: RpcProcess, request_id: str = "alive") -> dict[str, A
 
 
 @pytest.mark.parametrize("depth", [1_000, 10_000, 100_000])
-def test_deeply_nested_line_gets_an_error_and_serving_goes_on(cli: Cli, depth: int) -> None:
-    process = rpc(cli, "--no-session")
+def test_deeply_nested_line_gets_an_error_and_serving_goes_on(
+    cli: Cli, rpc: Start, depth: int
+) -> None:
+    process = rpc("--no-session")
     nested = "[" * depth + "]" * depth
     process.send_raw(f'{{"id":"deep","type":"prompt","message":{nested}}}\n')
     answer = response_for(process, "deep")  # the id is kept although the line cannot be parsed
@@ -53,8 +51,8 @@ def test_deeply_nested_line_gets_an_error_and_serving_goes_on(cli: Cli, depth: i
     assert "Traceback" not in process.close()
 
 
-def test_lone_surrogate_name_is_refused_and_nothing_is_stored(cli: Cli) -> None:
-    process = rpc(cli, "--no-session")
+def test_lone_surrogate_name_is_refused_and_nothing_is_stored(cli: Cli, rpc: Start) -> None:
+    process = rpc("--no-session")
     process.send_raw('{"id":"n","type":"set_session_name","name":"bad \\ud800 name"}\n')
     refused = response_for(process, "n")
     assert refused["success"] is False
@@ -68,7 +66,7 @@ def test_lone_surrogate_name_is_refused_and_nothing_is_stored(cli: Cli) -> None:
     assert "Traceback" not in process.close()
 
 
-def test_session_file_holding_a_lone_surrogate_name_still_opens(cli: Cli) -> None:
+def test_session_file_holding_a_lone_surrogate_name_still_opens(cli: Cli, rpc: Start) -> None:
     """pi's JSON.stringify writes a lone surrogate as an escape; such a file must still open."""
     session = cli.cwd / "named.jsonl"
     header = {"type": "session", "version": 3, "id": "0b6f0a52-5a6b-4c29-9d7e-8f1d4c3b2a10",
@@ -77,15 +75,15 @@ def test_session_file_holding_a_lone_surrogate_name_still_opens(cli: Cli) -> Non
             "timestamp": "2026-11-01T10:00:01.000Z", "name": "bad \ud800 name"}  # fmt: skip
     session.write_text(json.dumps(header) + "\n" + json.dumps(info) + "\n")
     before = session.read_bytes()
-    process = rpc(cli, "--session", str(session))
+    process = rpc("--session", str(session))
     state = still_serving(process)
     assert state["data"]["sessionName"] == "bad \ud800 name"  # the escape, read back as written
     assert "Traceback" not in process.close()
     assert session.read_bytes() == before
 
 
-def test_invalid_utf8_and_a_huge_line_get_answers(cli: Cli) -> None:
-    process = rpc(cli, "--no-session")
+def test_invalid_utf8_and_a_huge_line_get_answers(cli: Cli, rpc: Start) -> None:
+    process = rpc("--no-session")
     send_bytes(process, b'{"id":"u","type":"set_session_name","name":"caf\xe9 \xff"}\n')
     assert response_for(process, "u")["success"]  # undecodable bytes become U+FFFD, as in pi
     huge = "x" * 8_000_000
@@ -132,9 +130,9 @@ def garbage_lines(seed: int, count: int) -> list[tuple[bytes, str | None]]:
     return [(line.replace(b"\n", b" "), rid) for line, rid in lines]
 
 
-def test_fuzzed_lines_each_get_an_answer_and_the_server_survives(cli: Cli) -> None:
+def test_fuzzed_lines_each_get_an_answer_and_the_server_survives(cli: Cli, rpc: Start) -> None:
     """A bounded run for the suite; benchmarks/rpc_fuzz.py runs the same generator longer."""
-    process = rpc(cli, "--no-session")
+    process = rpc("--no-session")
     lines = garbage_lines(seed=1234, count=300)
     for line, _ in lines:
         send_bytes(process, line + b"\n")

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from pi_plugin_tools.shell import kill_process_group, shell_command
+from pi_plugin_tools.shell import kill_process_group, reaper, shell_command
 
 if TYPE_CHECKING:
     from pi_core.agent.abort import AbortSignal
@@ -107,6 +107,7 @@ async def run_in_shell(
         env=env if env is not None else os.environ.copy(),
     )
     assert process.stdout is not None
+    reaper.watch(process.pid)
     pipe_closed: asyncio.Future[None] = loop.create_future()
     transport, _ = await loop.connect_read_pipe(
         lambda: _PipeProtocol(on_data, pipe_closed), process.stdout
@@ -141,6 +142,7 @@ async def run_in_shell(
             await asyncio.shield(kill_process_group(process.pid, grace=0))
         raise
     finally:
+        reaper.forget(process.pid)
         transport.close()
         if timer is not None:
             timer.cancel()

@@ -1,11 +1,14 @@
-"""Choosing the shell, and killing a command's whole process group."""
+"""Choosing the shell, killing a command's whole process group, and the reaper that does it
+when pi itself dies."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import signal
+import subprocess
 
 KILL_GRACE_SECONDS = 1.0
 """How long a process group gets between SIGTERM and SIGKILL."""
@@ -85,3 +88,60 @@ async def kill_process_group(pgid: int, grace: float = KILL_GRACE_SECONDS) -> No
             return
         await asyncio.sleep(0.02)
     _signal_group(pgid, signal.SIGKILL)
+
+
+# The reaper: a small `sh` in its own session, reading "+PGID" / "-PGID" lines from a pipe only pi
+# holds. When pi dies, however it dies (kill -9 included), the pipe reaches EOF and the reaper
+# kills every process group still registered: a tool's processes never outlive the agent.
+_REAPER_SCRIPT = r"""
+groups=" "
+while IFS= read -r line; do
+  case $line in
+    +*) groups="$groups${line#+} " ;;
+    -*) id=${line#-}
+        case $groups in *" $id "*) groups="${groups%% $id *} ${groups#* $id }" ;; esac ;;
+  esac
+done
+[ "$groups" = " " ] && exit 0
+for g in $groups; do kill -TERM "-$g" 2>/dev/null; done
+sleep 1
+for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
+"""
+
+
+class _Reaper:
+    """Registers running process groups with the reaper process, started on first use."""
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        self._failed = False
+
+    def _send(self, line: str) -> None:
+        if self._failed:
+            return
+        if self._process is None or self._process.poll() is not None:
+            try:
+                self._process = subprocess.Popen(
+                    ["/bin/sh", "-c", _REAPER_SCRIPT],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            except OSError:
+                self._failed = True  # no /bin/sh (not a POSIX system): nothing to reap with
+                return
+        assert self._process.stdin is not None
+        with contextlib.suppress(OSError):
+            os.write(self._process.stdin.fileno(), line.encode())
+
+    def watch(self, pgid: int) -> None:
+        """Kill group `pgid` if pi dies before `forget(pgid)`."""
+        self._send(f"+{pgid}\n")
+
+    def forget(self, pgid: int) -> None:
+        """The tool call that owns group `pgid` is over: leave the group alone."""
+        self._send(f"-{pgid}\n")
+
+
+reaper = _Reaper()
