@@ -6,6 +6,7 @@ import asyncio
 import base64
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pi_core.hookspecs import hookimpl
@@ -29,12 +30,12 @@ from pi_plugin_tools.render import (
     style,
     text_output,
 )
-from pi_plugin_tools.textfile import BINARY_SNIFF_BYTES, decode_text, looks_binary
+from pi_plugin_tools.textfile import BINARY_SNIFF_BYTES, looks_binary
+from pi_plugin_tools.textscan import LineWindow, scan_lines
 from pi_plugin_tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,
     format_size,
-    truncate_head,
 )
 
 if TYPE_CHECKING:
@@ -67,16 +68,49 @@ def _open_error(path: str, error: OSError) -> Exception:
     return OSError(f"Cannot read {path}: {error.strerror or error}")
 
 
-def _load(path: str) -> tuple[bytes, bool]:
-    """Read the file; return (bytes, complete) where incomplete means only the sniffed head."""
+@dataclass
+class _Image:
+    mime_type: str
+    data: bytes | None
+    """None when the file is too large to send inline (it is then not read at all)."""
+
+
+@dataclass
+class _Text:
+    window: LineWindow
+
+
+class _Binary:
+    pass
+
+
+def _load(
+    path: str, start: int, end: int | None, signal: AbortSignal | None
+) -> _Image | _Text | _Binary:
+    """Read what the tool needs of the file, in memory bounded by the output limits."""
     if os.path.isdir(path):
         raise _open_error(path, IsADirectoryError())
     try:
         with open(path, "rb") as handle:
             head = handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
-            if looks_binary(head) and detect_image_mime_type(head) is None:
-                return head, False
-            return head + handle.read(), True
+            mime_type = detect_image_mime_type(head[:SNIFF_BYTES])
+            if mime_type is not None:
+                size = os.fstat(handle.fileno()).st_size
+                if 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES:
+                    return _Image(mime_type, None)
+                return _Image(mime_type, head + handle.read())
+            if looks_binary(head):
+                return _Binary()
+            handle.seek(0)
+            window = scan_lines(
+                handle,
+                start,
+                end,
+                DEFAULT_MAX_LINES,
+                DEFAULT_MAX_BYTES,
+                lambda: check_aborted(signal),
+            )
+            return _Text(window)
     except OSError as error:
         raise _open_error(path, error) from None
 
@@ -89,40 +123,41 @@ def _model_lacks_vision(ctx: ExtensionContext | None) -> bool:
     return model is not None and "image" not in list(getattr(model, "input", ["image"]))
 
 
-def image_result(data: bytes, mime_type: str, ctx: ExtensionContext | None) -> ToolResult:
+def image_result(data: bytes | None, mime_type: str, ctx: ExtensionContext | None) -> ToolResult:
     """Build pi's image answer: a text note and the image itself (if it is small enough)."""
-    encoded = base64.b64encode(data).decode("ascii")
-    too_large = len(encoded) >= MAX_INLINE_IMAGE_BASE64_BYTES
+    encoded = base64.b64encode(data).decode("ascii") if data is not None else None
+    too_large = encoded is None or len(encoded) >= MAX_INLINE_IMAGE_BASE64_BYTES
     note = f"Read image file [{mime_type}]"
     if too_large:
         note += f"\n{IMAGE_TOO_LARGE_NOTE}"
     if _model_lacks_vision(ctx):
         note += f"\n{NON_VISION_NOTE}"
     content: list[UserContent] = [TextContent(text=note)]
-    if not too_large:
+    if encoded is not None and not too_large:
         content.append(ImageContent(data=encoded, mime_type=mime_type))
     return ToolResult(content=content)
 
 
-def text_result(text: str, raw_path: str, offset: int | None, limit: int | None) -> ToolResult:
-    """Select the requested lines and add pi's continuation notes."""
-    all_lines = text.split("\n")
-    total = len(all_lines)
+def _selection(offset: int | None, limit: int | None) -> tuple[int, int | None]:
+    """The 0-based first line and the exclusive end asked for (None: to the end of the file)."""
     start = max(0, offset - 1) if offset else 0
+    return start, (start + limit if limit is not None else None)
+
+
+def text_result(
+    window: LineWindow, raw_path: str, offset: int | None, limit: int | None
+) -> ToolResult:
+    """Select the requested lines and add pi's continuation notes."""
+    total = window.file_lines
+    start, _ = _selection(offset, limit)
     start_display = start + 1
     if start >= total:
         raise ValueError(f"Offset {offset} is beyond end of file ({total} lines total)")
-    user_limited: int | None = None
-    if limit is not None:
-        end = max(start, min(start + limit, total))
-        selected = "\n".join(all_lines[start:end])
-        user_limited = end - start
-    else:
-        selected = "\n".join(all_lines[start:])
-    truncation = truncate_head(selected)
+    user_limited = window.selected_lines if limit is not None else None
+    truncation = window.truncation(DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES)
     details: ReadToolDetails | None = None
     if truncation.first_line_exceeds_limit:
-        size = format_size(len(all_lines[start].encode("utf-8", "surrogatepass")))
+        size = format_size(window.head[0][1])
         output = (
             f"[Line {start_display} is {size}, exceeds {format_size(DEFAULT_MAX_BYTES)} limit. "
             f"Use bash: sed -n '{start_display}p' {raw_path} | head -c {DEFAULT_MAX_BYTES}]"
@@ -176,16 +211,16 @@ class ReadTool(Tool[ReadToolInput]):
         """Read the file at `params.path` (relative to the session cwd)."""
         check_aborted(signal)
         path = resolve_read_path(params.path, ctx.cwd)
-        data, complete = await abortable(asyncio.to_thread(_load, path), signal)
-        mime_type = detect_image_mime_type(data[:SNIFF_BYTES])
-        if mime_type is not None:
-            return image_result(data, mime_type, ctx)
-        if not complete:
+        start, end = _selection(params.offset, params.limit)
+        loaded = await abortable(asyncio.to_thread(_load, path, start, end, signal), signal)
+        if isinstance(loaded, _Image):
+            return image_result(loaded.data, loaded.mime_type, ctx)
+        if isinstance(loaded, _Binary):
             raise ValueError(
                 f"Cannot read {path}: it is a binary file. read supports text files and "
                 "images (jpg, png, gif, webp)."
             )
-        return text_result(decode_text(data), params.path, params.offset, params.limit)
+        return text_result(loaded.window, params.path, params.offset, params.limit)
 
     def file_operations(self, params: ReadToolInput) -> dict[str, list[str]]:
         """A read reads its path."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
@@ -55,12 +56,28 @@ def truncate_head(
     content: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> TruncationResult:
     """Keep the first lines that fit; never a partial line (a too-long first line gives none)."""
-    total_bytes = byte_length(content)
     lines = content.split("\n")
-    total_lines = len(lines)
+    head: list[tuple[str | None, int]] = [(line, byte_length(line)) for line in lines[:max_lines]]
+    return truncate_head_lines(head, len(lines), byte_length(content), max_lines, max_bytes)
+
+
+def truncate_head_lines(
+    head: Sequence[tuple[str | None, int]],
+    total_lines: int,
+    total_bytes: int,
+    max_lines: int = DEFAULT_MAX_LINES,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> TruncationResult:
+    """`truncate_head` on text known by its first lines and its totals.
+
+    `head` holds the first lines as (text, UTF-8 size): every line when the text fits, else at
+    least up to the first line that does not; a line's text may be None when it alone is larger
+    than `max_bytes` (it is never shown).
+    """
     if total_lines <= max_lines and total_bytes <= max_bytes:
+        content = "\n".join(text or "" for text, _ in head)
         return _untruncated(content, total_lines, total_bytes, max_lines, max_bytes)
-    if byte_length(lines[0]) > max_bytes:
+    if head[0][1] > max_bytes:
         return TruncationResult(
             content="",
             truncated=True,
@@ -76,9 +93,9 @@ def truncate_head(
     kept: list[str] = []
     used = 0
     truncated_by: TruncatedBy = "lines"
-    for index, line in enumerate(lines[:max_lines]):
-        size = byte_length(line) + (1 if index > 0 else 0)
-        if used + size > max_bytes:
+    for index, (line, line_bytes) in enumerate(head[:max_lines]):
+        size = line_bytes + (1 if index > 0 else 0)
+        if line is None or used + size > max_bytes:
             truncated_by = "bytes"
             break
         kept.append(line)
