@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -61,31 +60,44 @@ def test_scanning_in_chunks_matches_reading_everything(
         assert window.truncation(max_lines, max_bytes) == expected
 
 
-def test_reading_a_huge_file_keeps_memory_bounded(tmp_path: Path) -> None:
-    """A 1 GB sparse file with a text header, read in a child process: its peak memory stays
-    small, and the answer is the first lines with pi's continuation note."""
-    huge = tmp_path / "huge.log"
-    with huge.open("wb") as handle:
-        handle.write(b"".join(b"line %d\n" % n for n in range(5000)))
-        handle.truncate(1 << 30)  # a 1 GB file, the rest a hole of zero bytes
-    # Zero bytes past the sniffed head do not make it binary (git's rule looks at the head only).
-    script = f"""
-import asyncio, resource
+READ_IN_A_CHILD = """
+import asyncio, resource, sys
 from pi_plugin_tools.read import ReadTool
 from pi_core.tools.inputs import ReadToolInput
 
 class Ctx:
-    cwd = {str(tmp_path)!r}
+    cwd = sys.argv[1]
     model = None
 
-result = asyncio.run(ReadTool().execute("c", ReadToolInput(path="huge.log"), None, None, Ctx()))
+tool = ReadTool()
+result = asyncio.run(tool.execute("c", ReadToolInput(path=sys.argv[2]), None, None, Ctx()))
 print(result.content[0].text.splitlines()[-1])
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
+
+
+def read_in_a_child(folder: Path, name: str) -> tuple[str, int]:
+    """Run `read` on a file in a fresh interpreter: the last line of its answer, its peak KiB."""
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, check=True
-    )
+        [sys.executable, "-c", READ_IN_A_CHILD, str(folder), name],
+        capture_output=True, text=True, timeout=600, check=True,
+    )  # fmt: skip
     note, peak_kib = done.stdout.strip().splitlines()
-    assert note.startswith("[Showing lines 1-2000 of 5001")
-    assert int(peak_kib) < 200 * 1024, f"peak RSS {int(peak_kib) // 1024} MiB"
-    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+    return note, int(peak_kib)
+
+
+def test_reading_a_huge_file_keeps_memory_bounded(tmp_path: Path) -> None:
+    """A 1 GB sparse file with a text header costs about what a small file costs in memory, and
+    the answer is the first lines with pi's continuation note."""
+    header = b"".join(b"line %d\n" % n for n in range(5000))
+    (tmp_path / "small.log").write_bytes(header)
+    with (tmp_path / "huge.log").open("wb") as handle:
+        handle.write(header)
+        handle.truncate(1 << 30)  # a 1 GB file, the rest a hole of zero bytes
+
+    small_note, small_peak = read_in_a_child(tmp_path, "small.log")
+    huge_note, huge_peak = read_in_a_child(tmp_path, "huge.log")
+
+    assert small_note.startswith("[Showing lines 1-2000 of 5001")
+    assert huge_note.startswith("[Showing lines 1-2000 of 5001")
+    assert huge_peak - small_peak < 64 * 1024, f"{small_peak // 1024} -> {huge_peak // 1024} MiB"
