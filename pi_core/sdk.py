@@ -121,6 +121,7 @@ async def create_agent_session(
             convert_to_llm=convert_to_llm,
             transform_context=transform_context,
             get_api_key=get_api_key,
+            request_headers=registry.request_headers,
             before_tool_call=hooks.before,
             after_tool_call=hooks.after,
             tool_context=manager.ctx,

@@ -78,6 +78,8 @@ class AgentOptions:
         Callable[[list[AgentMessage], AbortSignal], Awaitable[list[AgentMessage]]] | None
     ) = None
     get_api_key: Callable[[str], Awaitable[str | None]] | None = None
+    request_headers: Callable[[Model], dict[str, str]] | None = None
+    """The model's headers with `!command` and environment values resolved, for each run."""
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
     tool_context: Any = None
@@ -251,6 +253,12 @@ class Agent:
         stream_options = StreamOptions(**options.stream_options.__dict__)
         level = self.state.thinking_level
         stream_options.reasoning = None if level == "off" else level
+        if options.request_headers is not None:
+            resolved = options.request_headers(model)
+            if resolved:
+                stream_options.headers = {**resolved, **(stream_options.headers or {})}
+            if model.headers:  # providers must not see the unresolved forms either
+                model = model.model_copy(update={"headers": resolved})
         return LoopConfig(
             model=model,
             stream=options.stream_for(model),

@@ -51,6 +51,13 @@ class AuthStorage:
         """Return whether auth.json or the runtime holds something for `provider`."""
         return provider in self._runtime or provider in self._data
 
+    def stored_value(self, provider: str) -> str | None:
+        """Return auth.json's key value for `provider` as written (`!command`, a name…)."""
+        entry = self._data.get(provider)
+        if isinstance(entry, dict) and entry.get("type") == "api_key" and entry.get("key"):
+            return str(entry["key"])
+        return None
+
     def stored_key(self, provider: str) -> str | None:
         """Return the runtime key or the auth.json key for `provider` (resolved), if any."""
         if provider in self._runtime:

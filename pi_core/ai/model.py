@@ -40,7 +40,8 @@ class Model(WireModel):
     cost: ModelCost = Field(default_factory=ModelCost)
     context_window: int = 128_000
     max_tokens: int = 16_384
-    headers: dict[str, str] | None = None
+    headers: dict[str, str] | None = Field(default=None, exclude=True)
+    """Sent with every request; never serialized (values may be secrets), as pi leaves them out."""
     compat: dict[str, Any] | None = None
 
     @property

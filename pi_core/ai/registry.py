@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pi_core.ai.auth import AuthStorage, env_key
-from pi_core.ai.config_value import resolve_config_value, resolve_headers
+from pi_core.ai.config_value import (
+    check_header_value,
+    command_failure,
+    resolve_config_value,
+    resolve_headers,
+)
 from pi_core.ai.model import Model, ProviderConfig, ProviderModelConfig
 from pi_core.ai.models_json import CustomProvider, apply_override, read_models_json
 from pi_core.ai.protocol import StreamFunction
@@ -183,15 +188,28 @@ class ModelRegistry:
         from_env = env_key(plugin.api_key_env if plugin else [])
         if from_env:
             return from_env
-        custom = self._custom.get(provider)
-        configured = (custom and custom.api_key) or (plugin and plugin.api_key)
+        configured = self._configured_key(provider)
         return resolve_config_value(configured) if configured else None
 
+    def _configured_key(self, provider: str) -> str | None:
+        custom = self._custom.get(provider)
+        plugin = self._plugin_providers.get(provider)
+        return (custom and custom.api_key) or (plugin and plugin.api_key) or None
+
     def require_api_key(self, model: Model) -> str:
-        """Return the model's key or raise MissingApiKeyError saying what to set."""
+        """Return the model's key or raise MissingApiKeyError saying what to set (or what failed).
+
+        A key that cannot be sent in a header (a line break in it) raises BadHeaderValueError.
+        """
         key = self.get_api_key(model.provider)
         if key:
-            return key
+            return check_header_value(key, f"The API key for provider {model.provider!r}")
+        candidates = (self.auth.stored_value(model.provider), self._configured_key(model.provider))
+        failures = [f for value in candidates if value and (f := command_failure(value))]
+        if failures:
+            raise MissingApiKeyError(
+                f"No API key for provider {model.provider!r}: {'; '.join(failures)}."
+            )
         plugin = self._plugin_providers.get(model.provider)
         env_names = " or ".join(plugin.api_key_env) if plugin and plugin.api_key_env else None
         hint = f"set {env_names}, " if env_names else ""
@@ -203,7 +221,7 @@ class ModelRegistry:
 
     def request_headers(self, model: Model) -> dict[str, str]:
         """Return the model's headers with pi's value forms resolved."""
-        headers = resolve_headers(model.headers)
+        headers = resolve_headers(model.headers, f" of model {model.key}")
         custom = self._custom.get(model.provider)
         if custom and custom.auth_header:
             key = self.get_api_key(model.provider)
