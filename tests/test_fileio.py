@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -221,3 +223,25 @@ def test_an_append_waits_for_another_writer(
         os.close(other)
     assert not thread.is_alive() and errors == []
     assert path.read_text() == '{"type":"session","id":"s"}\n{"type":"message"}\n'
+
+
+IMPORT_ALL_WITHOUT_FCNTL = """
+import importlib, pkgutil, sys
+sys.modules["fcntl"] = None  # as on Windows, where `import fcntl` fails
+import pi_core
+for info in pkgutil.walk_packages(pi_core.__path__, "pi_core."):
+    if not info.name.endswith("__main__"):
+        importlib.import_module(info.name)
+print("imported")
+"""
+
+
+def test_pi_core_imports_without_fcntl() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL_WITHOUT_FCNTL],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "imported"
