@@ -15,8 +15,23 @@ if TYPE_CHECKING:
     from pi_core.plugins.manager import PluginManager
 
 
+class AgentContext(click.Context):
+    """The agent command's context. That command *is* `pi`, so click's messages name `pi`."""
+
+    @property
+    def command_path(self) -> str:
+        """Return the parent's path (`pi`): the hint reads `Try 'pi --help'`, not `pi run`."""
+        return self.parent.command_path if self.parent is not None else super().command_path
+
+
 class PiGroup(click.Group):
-    """Subcommands by name; anything else runs the agent (`pi [options] [@files] [messages]`)."""
+    """Subcommands by name; anything else runs the agent (`pi [options] [@files] [messages]`).
+
+    The agent is a hidden command, `run`, that `parse_args` puts in front of any other
+    arguments, so `pi --help` is the agent's help (its options, then the subcommands in its
+    epilog). click-default-group does the same routing but names `pi run` in click's hints and
+    answers `pi --help` with the group's help, hence this small group.
+    """
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Send arguments that are not a subcommand (or --version) to the agent command."""
@@ -29,6 +44,7 @@ class PiGroup(click.Group):
         if name == "run":
             from pi_core.modes.command import run_command
 
+            run_command.context_class = AgentContext
             return run_command
         return super().get_command(ctx, name)
 

@@ -39,13 +39,18 @@ class AuthStorage:
         self._runtime[provider] = key
 
     def set_api_key(self, provider: str, key: str) -> None:
-        """Store an API key in auth.json (created with mode 0600)."""
-        self._data[provider] = {"type": "api_key", "key": key}
+        """Store an API key in auth.json (0600) under pi's lock; ValueError if it is unreadable."""
+        from pi_core.fileio import PRIVATE_MODE, atomic_write, pi_lock
+
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(self._data, handle, indent=2)
-        os.chmod(self.path, 0o600)
+        with pi_lock(self.path):
+            self.error = None
+            current = self._read()
+            if self.error is not None:  # never write over a file we cannot read
+                raise ValueError(self.error)
+            current[provider] = {"type": "api_key", "key": key}
+            atomic_write(self.path, json.dumps(current, indent=2), mode=PRIVATE_MODE)
+            self._data = current
 
     def has_credentials(self, provider: str) -> bool:
         """Return whether auth.json or the runtime holds something for `provider`."""

@@ -24,7 +24,6 @@ from pi_core.install.spec import (
     check_installable,
     install_command,
     parse_spec,
-    validate_requirement,
 )
 from pi_core.resources.settings import SettingsFileError, SettingsScope
 
@@ -131,7 +130,6 @@ class PluginInstaller:
         spec = self._parse(text, editable=editable)
         try:
             check_installable(spec)
-            validate_requirement(spec)
         except SpecError as error:
             raise InstallError(str(error)) from None
         self.records.entries(scope)  # refuse before installing if the file is unusable

@@ -1,8 +1,10 @@
 """What a plugin SPEC names: a requirement (`pi-plugin-foo`, `pi-plugin-foo==1.2`,
 `name @ URL`), a `git+URL`, or a local path (a project folder, a wheel or an sdist).
 
-Parsed here without pip, so start-up can read recorded specs cheaply; `validate_requirement` asks
-`packaging` (when importable) for a precise error before anything is installed.
+Requirements, names and archive file names are read by `packaging` (what pip itself uses); this
+module decides which of the three forms a SPEC is and refuses the forms pip would misread.
+`packaging` is imported on first use (~15 ms): start-up parses specs only when plugins are
+recorded in settings.
 """
 
 from __future__ import annotations
@@ -13,14 +15,16 @@ import re
 import shlex
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qs, unquote, urlsplit
+
+if TYPE_CHECKING:
+    from packaging.requirements import Requirement
 
 SpecKind = Literal["requirement", "git", "path"]
 
-NAME = r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?"
-REQUIREMENT = re.compile(rf"^({NAME})\s*(\[[^\]]*\])?\s*(.*)$", re.S)
-VERSION_CLAUSE = re.compile(r"^\s*(===|==|~=|!=|<=|>=|<|>)\s*([^\s,;()]+)\s*$")
+# `NAME [extras] @ …`: a direct reference, told apart from a path before `packaging` reads it.
+URL_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*@")
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip")
 GIT_SCHEMES = ("https", "http", "ssh", "git", "file")
 EDITABLE_PREFIXES = ("-e ", "--editable ", "--editable=")
@@ -32,7 +36,20 @@ class SpecError(ValueError):
 
 def normalize_name(name: str) -> str:
     """Return a distribution name in its canonical form (PEP 503: lower case, runs of -_. to -)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    from packaging.utils import canonicalize_name
+
+    return canonicalize_name(name)
+
+
+def is_valid_name(name: str) -> bool:
+    """Tell whether `name` is a valid distribution name."""
+    from packaging.utils import InvalidName, canonicalize_name
+
+    try:
+        canonicalize_name(name, validate=True)
+    except InvalidName:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -101,47 +118,48 @@ def parse_spec(text: str, base: str | os.PathLike[str], *, editable: bool = Fals
     if raw.startswith((".", "/", "~")):
         return _path(raw, Path(base), editable)
     _reject_foreign(raw)
-    match = REQUIREMENT.match(raw)
-    if match and match.group(3).startswith("@"):
-        return _url_requirement(raw, match.group(1), match.group(3)[1:], editable)
+    if URL_REQUIREMENT.match(raw):
+        return _url_requirement(raw, editable)
     if "/" in raw or "\\" in raw or lowered.endswith(ARCHIVE_SUFFIXES):
         return _path(raw, Path(base), editable)
     return _requirement(raw, editable)
 
 
+def _parse_requirement(raw: str) -> Requirement:
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    try:
+        return Requirement(raw)
+    except InvalidRequirement as error:
+        starts_with_name = re.match(r"[A-Za-z0-9]", raw) is not None
+        what = (
+            "not a valid requirement" if starts_with_name else "not a package name or requirement"
+        )
+        reason = str(error).splitlines()[0]  # the rest is a caret drawing under the text
+        raise SpecError(f"{what}: {raw!r} ({reason})") from None
+
+
 def _requirement(raw: str, editable: bool) -> PluginSpec:
-    match = REQUIREMENT.match(raw)
-    if match is None:
-        raise SpecError(f"not a package name or requirement: {raw!r}")
-    name, rest = match.group(1), match.group(3).strip()
-    version = rest.split(";", 1)[0].strip()
-    pinned = False
-    if version:
-        if version.startswith("(") and version.endswith(")"):
-            version = version[1:-1]
-        for clause in version.split(","):
-            found = VERSION_CLAUSE.match(clause)
-            if found is None:
-                raise SpecError(
-                    f"not a valid requirement: {raw!r} (expected a name, optionally with a "
-                    "version such as ==1.2 or >=1.0)"
-                )
-            operator, value = found.groups()
-            pinned = pinned or (operator in ("==", "===") and not value.endswith(".*"))
+    requirement = _parse_requirement(raw)
     if editable:
         raise SpecError(f"-e/--editable takes a local project folder, not {raw!r}")
-    return PluginSpec(raw, "requirement", name=name, pinned=pinned)
+    pinned = any(
+        clause.operator in ("==", "===") and not clause.version.endswith(".*")
+        for clause in requirement.specifier
+    )
+    return PluginSpec(raw, "requirement", name=requirement.name, pinned=pinned)
 
 
-def _url_requirement(raw: str, name: str, rest: str, editable: bool) -> PluginSpec:
-    url = re.split(r"\s+;", rest, maxsplit=1)[0].strip()
+def _url_requirement(raw: str, editable: bool) -> PluginSpec:
+    requirement = _parse_requirement(raw)
+    url = requirement.url or ""
     if url.lower().startswith("git+"):
-        return _git(raw, url, name, editable)
+        return _git(raw, url, requirement.name, editable)
     if "://" not in url and not url.lower().startswith("file:"):
         raise SpecError(f"not a valid URL requirement: {raw!r} (expected NAME @ URL)")
     if editable:
         raise SpecError(f"-e/--editable takes a local project folder, not {raw!r}")
-    return PluginSpec(raw, "requirement", name=name, url=url, pinned=True)
+    return PluginSpec(raw, "requirement", name=requirement.name, url=url, pinned=True)
 
 
 def _git(raw: str, url: str, name: str | None, editable: bool) -> PluginSpec:
@@ -156,7 +174,7 @@ def _git(raw: str, url: str, name: str | None, editable: bool) -> PluginSpec:
     if editable:
         raise SpecError(f"-e/--editable takes a local project folder; install {url!r} without it")
     egg = parse_qs(parts.fragment).get("egg", [""])[0]
-    if name is None and egg and re.fullmatch(NAME, egg):
+    if name is None and egg and is_valid_name(egg):
         name = egg
     pinned = "@" in parts.path
     return PluginSpec(raw, "git", name=name or None, url=url, pinned=pinned)
@@ -200,13 +218,22 @@ def _reject_foreign(raw: str) -> None:
 
 def name_from_path(path: Path) -> str | None:
     """Return the distribution name a project folder, wheel or sdist declares, if it says."""
+    from packaging.utils import (
+        InvalidSdistFilename,
+        InvalidWheelFilename,
+        parse_sdist_filename,
+        parse_wheel_filename,
+    )
+
     filename = path.name
-    if filename.endswith(".whl"):
-        return filename.split("-", 1)[0]
-    for suffix in ARCHIVE_SUFFIXES:
-        if filename.endswith(suffix):
-            stem = filename[: -len(suffix)]
-            return stem.rsplit("-", 1)[0] if "-" in stem else None
+    try:
+        if filename.endswith(".whl"):
+            return parse_wheel_filename(filename)[0]
+        for suffix in ARCHIVE_SUFFIXES:
+            if filename.endswith(suffix):  # older sdist suffixes are read as `.tar.gz`
+                return parse_sdist_filename(filename[: -len(suffix)] + ".tar.gz")[0]
+    except (InvalidWheelFilename, InvalidSdistFilename):
+        return None
     if not path.is_dir():
         return None
     return _pyproject_name(path / "pyproject.toml") or _setup_cfg_name(path / "setup.cfg")
@@ -222,7 +249,7 @@ def _pyproject_name(file: Path) -> str | None:
         return None
     project = data.get("project")
     name = project.get("name") if isinstance(project, dict) else None
-    return name if isinstance(name, str) and re.fullmatch(NAME, name) else None
+    return name if isinstance(name, str) and is_valid_name(name) else None
 
 
 def _setup_cfg_name(file: Path) -> str | None:
@@ -232,7 +259,7 @@ def _setup_cfg_name(file: Path) -> str | None:
     except (configparser.Error, UnicodeDecodeError):
         return None
     name = parser.get("metadata", "name", fallback=None)
-    return name if name and re.fullmatch(NAME, name) else None
+    return name if name and is_valid_name(name) else None
 
 
 def git_location(url: str) -> str:
@@ -269,20 +296,6 @@ def check_installable(spec: PluginSpec) -> None:
         )
     if not path.name.lower().endswith(ARCHIVE_SUFFIXES):
         raise SpecError(f"{shown} is not a wheel or source archive, nor a project folder")
-
-
-def validate_requirement(spec: PluginSpec) -> None:
-    """Raise SpecError if `packaging` (when importable) rejects a requirement spec."""
-    if spec.kind != "requirement":
-        return
-    try:
-        from packaging.requirements import InvalidRequirement, Requirement
-    except ImportError:  # pip will judge it instead
-        return
-    try:
-        Requirement(spec.text)
-    except InvalidRequirement as error:
-        raise SpecError(f"not a valid requirement: {spec.text!r}: {error}") from None
 
 
 def settings_text(spec: PluginSpec, base_dir: str | os.PathLike[str]) -> str:

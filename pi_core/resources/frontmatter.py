@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core.resources.yaml_subset import YamlError, parse_yaml
-
 # The characters JavaScript's String.prototype.trim() removes (pi trims bodies with it).
 JS_WHITESPACE = (
     "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -50,8 +48,10 @@ def parse_frontmatter(content: str) -> tuple[dict[str, Any], str]:
     yaml_text, body = split_frontmatter(content)
     if not yaml_text:
         return {}, body
+    from pi_core.resources.yaml_core import YamlError, load_yaml  # PyYAML only when needed
+
     try:
-        data = parse_yaml(yaml_text)
+        data = load_yaml(yaml_text)
     except YamlError as error:
         raise FrontmatterError(str(error)) from None
     return (data if isinstance(data, dict) else {}), body

@@ -9,11 +9,8 @@ forces an exact path back in; `-path` forces it out (and wins over `+`).
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-
-from pi_core.resources.ignore import glob_to_regex
 
 
 def is_pattern(entry: str) -> bool:
@@ -36,8 +33,12 @@ def split_patterns(entries: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 @lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    return re.compile(f"^{glob_to_regex(pattern, dot=False)}$")
+def _glob(pattern: str) -> Callable[[str], bool]:
+    """Compile a glob as pi's `minimatch` reads it: `**`, `{a,b}`, extglobs, no implicit dots."""
+    from wcmatch import glob  # only when settings hold patterns
+
+    flags = glob.GLOBSTAR | glob.BRACE | glob.EXTGLOB | glob.FORCEUNIX
+    return glob.compile(pattern, flags=flags).match
 
 
 def _posix(path: str) -> str:
@@ -69,7 +70,7 @@ def matches_any(path: str, patterns: list[str], base_dir: str) -> bool:
     For a `SKILL.md` the skill's folder is tried as well.
     """
     names = _candidates(path, base_dir, exact=False)
-    return any(_glob(_posix(p)).match(name) for p in patterns for name in names)
+    return any(_glob(_posix(p))(name) for p in patterns for name in names)
 
 
 def matches_any_exact(path: str, patterns: list[str], base_dir: str) -> bool:

@@ -1,17 +1,15 @@
 """Reading and writing session JSONL: tolerant reads, one-write appends, atomic rewrites.
 
 Concurrent appends: every entry is one `write()` of a whole line on a descriptor opened with
-O_APPEND, taken under an exclusive `flock`, so two processes appending to one file never
-interleave half-lines.
+O_APPEND, under an exclusive lock on the file (`filelock`: flock on POSIX, LockFileEx on
+Windows), so two processes appending to one file never interleave half-lines.
 """
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pydantic_core
+
+from pi_core.fileio import atomic_write
 
 RawEntry = dict[str, Any]
 
@@ -125,7 +125,7 @@ def _check_header(path: Path, data: bytes, result: ReadResult) -> ReadResult:
 
 
 class Appender:
-    """Appends whole lines to a session file: O_APPEND, one write per call, under flock."""
+    """Appends whole lines to a session file: O_APPEND, one write per call, under a file lock."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -134,8 +134,10 @@ class Appender:
     def append(self, lines: list[str]) -> None:
         """Write the lines (each becomes one line) in a single write; returns once the OS has it."""
         payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        from filelock import lock_descriptor, unlock_descriptor  # on the first append only
+
         fd = self._open()
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        lock_descriptor(fd, poll_interval=0.005)
         try:
             if self._ends_mid_line(fd):
                 payload = b"\n" + payload  # never glue a new entry onto a torn line
@@ -144,7 +146,7 @@ class Appender:
                 written = os.write(fd, view)
                 view = view[written:]
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            unlock_descriptor(fd)
 
     def close(self) -> None:
         """Close the file descriptor (a later append reopens it)."""
@@ -161,21 +163,18 @@ class Appender:
     @staticmethod
     def _ends_mid_line(fd: int) -> bool:
         size = os.fstat(fd).st_size
-        return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+        if size == 0:
+            return False
+        os.lseek(fd, size - 1, os.SEEK_SET)  # writes still go to the end (O_APPEND)
+        return os.read(fd, 1) != b"\n"
 
 
-def rewrite_file(path: Path, entries: list[RawEntry]) -> None:
-    """Replace the file's content atomically (temp file + rename) with these entries."""
+def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:
+    """Replace the file's content atomically (temp file + rename) with these entries.
+
+    `mode` as in `atomic_write`: None keeps an existing file's mode.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with gc_paused():
-            content = "".join(dumps(entry) + "\n" for entry in entries)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
+    with gc_paused():
+        content = "".join(dumps(entry) + "\n" for entry in entries)
+    atomic_write(path, content, mode=mode)

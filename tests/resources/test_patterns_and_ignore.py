@@ -119,3 +119,12 @@ def test_tilde(home: Path) -> None:
     assert expand_tilde(" ~/x ") == str(home / "x")
     assert expand_tilde("~x") == str(home / "x")  # pi's reading of "~x"
     assert expand_tilde("/abs") == "/abs"
+
+
+def test_settings_globs_read_as_minimatch_does(tmp_path: Path) -> None:
+    base = str(tmp_path)
+    files = [f"{base}/skills/{n}/SKILL.md" for n in ("alpha", "beta", ".hidden")]
+    assert apply_patterns(files, ["skills/{alpha,beta}/SKILL.md"], base) == set(files[:2])
+    assert apply_patterns(files, ["skills/*/SKILL.md"], base) == set(files[:2])  # no dot files
+    hidden = ["skills/@(alpha|.hidden)/SKILL.md"]  # an extglob naming the dot explicitly
+    assert apply_patterns(files, hidden, base) == {files[0], files[2]}

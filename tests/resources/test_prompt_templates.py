@@ -135,7 +135,7 @@ def test_invalid_frontmatter_is_reported_not_loaded(tmp_path: Path, write: Write
     path = write(tmp_path / "bad.md", "---\ndescription: [oops\n---\nBody")
     template, diagnostics = load_template_file(str(path))
     assert template is None
-    assert diagnostics[0].path == str(path) and "at line 1, column 19" in diagnostics[0].message
+    assert diagnostics[0].path == str(path) and "at line 1, column 14" in diagnostics[0].message
 
 
 def test_folder_loading_is_not_recursive(tmp_path: Path, write: Write) -> None:

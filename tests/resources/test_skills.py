@@ -85,9 +85,11 @@ LONG = (
     "this-is-a-very-long-skill-name-that-exceeds-the-sixty-four-character-limit-set-by-the-standard"
 )
 INVALID_CHARS = "name contains invalid characters (must be lowercase a-z, 0-9, hyphens only)"
+# pi's `yaml` package says "Flow sequence in block collection must be sufficiently indented and
+# end with a ] at line 2, column 31"; PyYAML words it its own way (docs/resources.md).
 YAML_ERROR = (
-    "Flow sequence in block collection must be sufficiently indented and end with a ] "
-    "at line 2, column 31"
+    "Did not find expected ',' or ']' at line 3, column 1 "
+    "(while parsing a flow sequence at line 2, column 14)"
 )
 
 # What pi 0.73.1's loadSkillsFromDir returns for each folder: skill names, warning messages.

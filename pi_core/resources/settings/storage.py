@@ -3,21 +3,16 @@ under a lock and replace the file atomically, and a broken file is never written
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
-import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from pi_core.fileio import LockTimeout, atomic_write, pi_lock
+
 SettingsScope = Literal["global", "project"]
 Updater = Callable[[dict[str, Any]], dict[str, Any]]
-
-PI_LOCK_STALE_SECONDS = 10.0  # pi (proper-lockfile) treats an older `<file>.lock` as abandoned
-LOCK_TIMEOUT_SECONDS = 5.0
 
 
 class SettingsFileError(ValueError):
@@ -102,11 +97,14 @@ class FileSettingsStorage:
         """Apply `updater` to the file's current object under lock; write atomically."""
         path = self.path(scope)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with _locked(path):
-            current = parse_settings_text(self.read(scope), path)
-            updated = updater(current)
-            _atomic_write(path, dump_settings(updated))
-            return updated
+        try:
+            with pi_lock(path):
+                current = parse_settings_text(self.read(scope), path)
+                updated = updater(current)
+                atomic_write(path, dump_settings(updated))
+                return updated
+        except LockTimeout:
+            raise SettingsFileError(path, f"settings are locked ({path}.lock exists)") from None
 
 
 @dataclass
@@ -128,57 +126,3 @@ class InMemorySettingsStorage:
         updated = updater(parse_settings_text(self.read(scope), self.path(scope)))
         self.texts[scope] = dump_settings(updated)
         return updated
-
-
-@contextlib.contextmanager
-def _locked(path: str) -> Iterator[None]:
-    """Hold an fcntl lock on the file's folder, and pi's `<file>.lock` folder, while writing."""
-    fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        with _pi_lock(path):
-            yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-
-@contextlib.contextmanager
-def _pi_lock(path: str) -> Iterator[None]:
-    """Take pi's own lock (a `<file>.lock` folder), so pi and we never write at once."""
-    lock_dir = path + ".lock"
-    deadline = time.monotonic() + LOCK_TIMEOUT_SECONDS
-    while True:
-        try:
-            os.mkdir(lock_dir)
-            break
-        except FileExistsError:
-            with contextlib.suppress(OSError):
-                if time.time() - os.stat(lock_dir).st_mtime > PI_LOCK_STALE_SECONDS:
-                    os.rmdir(lock_dir)
-                    continue
-            if time.monotonic() > deadline:
-                raise SettingsFileError(path, f"settings are locked ({lock_dir} exists)") from None
-            time.sleep(0.02)
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            os.rmdir(lock_dir)
-
-
-def _atomic_write(path: str, text: str) -> None:
-    folder = os.path.dirname(path)
-    fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        with contextlib.suppress(OSError):
-            os.chmod(temp, os.stat(path).st_mode & 0o777 if os.path.exists(path) else 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise

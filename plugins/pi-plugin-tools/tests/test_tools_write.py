@@ -10,6 +10,8 @@ from typing import BinaryIO
 import pytest
 from pi_plugin_tools import files
 
+from pi_core import fileio
+
 
 async def test_creates_parent_folders_and_reports_bytes(run, cwd: Path) -> None:
     outcome = await run("write", {"path": "deep/er/file.txt", "content": "héllo\n"})
@@ -58,7 +60,7 @@ async def test_a_crash_mid_write_leaves_the_original(
         handle.write(data[: len(data) // 2])
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(files, "_write_payload", crash_halfway)
+    monkeypatch.setattr(fileio, "_write_payload", crash_halfway)
     outcome = await run("write", {"path": "important.txt", "content": "N" * 10_000})
     assert outcome.is_error
     assert "No space left on device" in outcome.result.text_content()

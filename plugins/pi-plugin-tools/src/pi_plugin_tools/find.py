@@ -57,7 +57,7 @@ class PathMatcher:
     def __call__(self, relative: str) -> bool:
         """Return whether the path (relative to the search folder, `/`-separated) matches."""
         subject = f"{self._root}/{relative}" if self.full_path else relative.rpartition("/")[2]
-        return self._regex.match(subject) is not None
+        return self._regex.match(subject)
 
 
 def sort_key(path: str) -> list[str]:
