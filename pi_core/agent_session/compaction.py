@@ -180,6 +180,8 @@ class CompactionController:
             )
             if signal.aborted or (outcome is not None and outcome.cancel):
                 raise CompactionCancelled("Compaction cancelled")
+            if outcome is not None and outcome.error:
+                raise RuntimeError(outcome.error)
             if outcome is None or outcome.compaction is None:
                 raise RuntimeError(NO_COMPACTOR)
             result: CompactionResult = outcome.compaction

@@ -163,9 +163,15 @@ class HookDispatcher:
         raise ValueError(f"{hook} is a {semantics} hook; use its own dispatch method")
 
     async def cancel(self, hook: str, event: Any, result_model: type[R]) -> R | None:
-        """Cancel: stop at a result with cancel=True; else the last non-None result stands."""
+        """Cancel: stop at a result with cancel=True; else the last non-None result stands.
+
+        An event with an `earlier_result` field sees, in each impl, the result standing so far.
+        """
         last: R | None = None
+        shows_earlier = "earlier_result" in type(event).model_fields
         for impl in self.impls(hook):
+            if shows_earlier:
+                event.earlier_result = last
             try:
                 raw = await self._call(impl, event)
                 if raw is None:
