@@ -114,7 +114,7 @@ class FakeLLMServer:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
                 request = server._record(self, body)
-                response = server._next(request)
+                response = server._routed(request) or server._next()
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
                 for name, value in response.headers.items():
@@ -182,11 +182,11 @@ class FakeLLMServer:
             self.requests.append(request)
         return request
 
-    def _next(self, request: RecordedRequest) -> FakeResponse:
+    def _routed(self, request: RecordedRequest) -> FakeResponse | None:
         router = self._router
-        routed = router(request) if router is not None else None
-        if routed is not None:
-            return routed
+        return router(request) if router is not None else None
+
+    def _next(self) -> FakeResponse:
         with self._lock:
             if self._queue:
                 return self._queue.popleft()
