@@ -223,3 +223,28 @@ def test_the_summary_uses_the_session_model_reasoning_level(home: PiHome) -> Non
     assert request.get("max_completion_tokens", request.get("max_tokens")) == 1600
     assert request.get("reasoning_effort") == "high"
     rpc.close()
+
+
+def test_a_failing_half_of_a_split_turn_fails_the_whole_compaction(home: PiHome) -> None:
+    home.settings(compaction={"keepRecentTokens": 1})  # the cut lands on the last answer
+
+    def route(request: RecordedRequest) -> FakeResponse | None:
+        text = user_text_of(request)
+        if "<conversation>" not in text:
+            return None
+        if "Second question" in text:  # the split turn's beginning
+            return chat_error(400, "prefix request rejected", "invalid_request_error")
+        return chat_stream(SUMMARY)
+
+    home.server.route(route)
+    rpc = home.start()
+    two_turns(rpc, home)
+
+    response = rpc.ask({"type": "compact"})
+
+    assert response["success"] is False
+    assert response["error"].startswith("Turn prefix summarization failed: ")
+    assert "prefix request rejected" in response["error"]
+    assert len(summary_requests(home)) == 2  # both halves were asked, at once
+    rpc.close()
+    assert not [e for e in session_entries(home) if e["type"] == "compaction"]
