@@ -47,8 +47,12 @@ Impls run in pluggy's call order: impls marked `@hookimpl(tryfirst=True)` first,
 with the most recently loaded plugin first, then `@hookimpl(trylast=True)` impls. Plugins load in
 this order: installed distributions (sorted by distribution, then entry-point name), the global
 extension folder, the project extension folder, settings paths, `-e` paths. So a project plugin's
-`tool_call` runs before a globally installed one's, and the default compaction (a `trylast` impl)
-runs after every other `session_before_compact` impl, so theirs wins unless it cancels.
+`tool_call` runs before a globally installed one's.
+
+The cancel events `session_before_compact` and `session_before_tree` carry `earlier_result`: the
+result standing when each impl is called. The default compaction and branch summary
+(pi-plugin-compaction, `trylast` impls) run last and stand aside when it already holds a
+compaction or summary, so any other plugin's wins (see docs/compaction.md).
 
 ## Context
 

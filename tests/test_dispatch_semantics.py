@@ -141,6 +141,34 @@ async def test_cancel_keeps_last_non_none_result(manager: PluginManager) -> None
     assert result.compaction.summary == "default summary"  # the trylast impl ran last
 
 
+async def test_each_cancel_impl_sees_the_result_standing_before_it(manager: PluginManager) -> None:
+    prep = CompactionPreparation(first_kept_entry_id="abcd1234")
+    seen: list[Any] = []
+
+    class Default:
+        @hookimpl(trylast=True)
+        def session_before_compact(self, event: SessionBeforeCompactEvent) -> Any:
+            seen.append(event.earlier_result)
+            if event.earlier_result is not None and event.earlier_result.compaction is not None:
+                return None  # a default stands aside
+            return {
+                "compaction": {"summary": "default", "firstKeptEntryId": "y", "tokensBefore": 2}
+            }
+
+    async def better(event: SessionBeforeCompactEvent) -> dict[str, Any]:
+        seen.append(event.earlier_result)
+        return {"compaction": {"summary": "plugin", "firstKeptEntryId": "x", "tokensBefore": 1}}
+
+    manager.register_inline(Default(), "default-compaction")
+    add(manager, "better", session_before_compact=better)
+
+    result = await manager.dispatcher.emit(SessionBeforeCompactEvent(preparation=prep))
+
+    assert seen[0] is None  # the first impl: nothing answered yet
+    assert seen[1].compaction.summary == "plugin"
+    assert result.compaction.summary == "plugin"
+
+
 async def test_tool_call_block_short_circuits(manager: PluginManager) -> None:
     calls: list[str] = []
 

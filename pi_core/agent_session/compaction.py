@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core.agent.abort import AbortController
 from pi_core.agent_session.events import CompactionEndEvent, CompactionReason, CompactionStartEvent
 from pi_core.ai.errors import is_context_overflow
+from pi_core.compaction.entry_messages import message_of_entry
 from pi_core.compaction.prepare import prepare_compaction
 from pi_core.compaction.tokens import (
     calculate_context_tokens,
@@ -34,13 +35,14 @@ NO_COMPACTOR = (
     "(`pi install pi-plugin-compaction`) or any plugin that answers session_before_compact "
     "with a summary."
 )
+NOTHING_TO_COMPACT = "Nothing to compact (session too small)"
 OVERFLOW_GAVE_UP = (
     "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context "
     "or switching to a larger-context model."
 )
 
 
-class CompactionCancelled(Exception):
+class CompactionCancelled(RuntimeError):
     """A plugin or the user cancelled the compaction."""
 
 
@@ -159,6 +161,11 @@ class CompactionController:
                 raise RuntimeError("No model selected")
             return None
         branch = session.session_manager.get_branch()
+        if not any(message_of_entry(entry) is not None for entry in branch):
+            # pi would summarize an empty conversation here; there is nothing to keep or drop
+            if required:
+                raise RuntimeError(NOTHING_TO_COMPACT)
+            return None
         settings = session.settings.get_compaction_settings()
         preparation = prepare_compaction(branch, settings)
         if preparation is None:
@@ -166,7 +173,7 @@ class CompactionController:
                 return None
             if branch and isinstance(branch[-1], CompactionEntry):
                 raise RuntimeError("Already compacted")
-            raise RuntimeError("Nothing to compact (session too small)")
+            raise RuntimeError(NOTHING_TO_COMPACT)
         self._abort = AbortController()
         signal = self._abort.signal
         try:
@@ -180,6 +187,8 @@ class CompactionController:
             )
             if signal.aborted or (outcome is not None and outcome.cancel):
                 raise CompactionCancelled("Compaction cancelled")
+            if outcome is not None and outcome.error:
+                raise RuntimeError(outcome.error)
             if outcome is None or outcome.compaction is None:
                 raise RuntimeError(NO_COMPACTOR)
             result: CompactionResult = outcome.compaction

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pi_core.agent.abort import AbortController
 from pi_core.events.session import (
     SessionBeforeForkEvent,
     SessionBeforeSwitchEvent,
@@ -39,6 +40,17 @@ class Navigator:
 
     def __init__(self, session: AgentSession) -> None:
         self.session = session
+        self._summary_abort: AbortController | None = None
+
+    @property
+    def is_summarizing(self) -> bool:
+        """Return whether a tree navigation is waiting for its branch summary."""
+        return self._summary_abort is not None
+
+    def abort_branch_summary(self) -> None:
+        """Cancel a branch summary being written (the navigation is then cancelled)."""
+        if self._summary_abort is not None:
+            self._summary_abort.abort()
 
     async def new_session(
         self,
@@ -150,10 +162,22 @@ class Navigator:
             custom_instructions=custom_instructions,
             replace_instructions=replace_instructions,
             label=label,
+            reserve_tokens=session.settings.get_branch_summary_settings().reserve_tokens,
         )
-        outcome = await session.dispatcher.emit(SessionBeforeTreeEvent(preparation=preparation))
+        self._summary_abort = AbortController()
+        signal = self._summary_abort.signal
+        try:
+            outcome = await session.dispatcher.emit(
+                SessionBeforeTreeEvent(preparation=preparation, signal=signal)
+            )
+        finally:
+            self._summary_abort = None
+        if signal.aborted:
+            return {"cancelled": True, "aborted": True}
         if outcome is not None and outcome.cancel:
             return {"cancelled": True}
+        if outcome is not None and outcome.error and summarize:
+            raise RuntimeError(outcome.error)
         if outcome is not None and outcome.label is not None:
             label = outcome.label
         summary = outcome.summary if outcome is not None and summarize else None
@@ -169,8 +193,9 @@ class Navigator:
             new_leaf = target_id
         summary_entry: BranchSummaryEntry | None = None
         if summary is not None:
+            from_hook = outcome is None or outcome.from_hook
             summary_id = manager.branch_with_summary(
-                new_leaf, summary.summary, summary.details, True
+                new_leaf, summary.summary, summary.details, from_hook
             )
             found = manager.get_entry(summary_id)
             summary_entry = found if isinstance(found, BranchSummaryEntry) else None
@@ -189,7 +214,7 @@ class Navigator:
                 new_leaf_id=manager.get_leaf_id(),
                 old_leaf_id=old_leaf,
                 summary_entry=summary_entry,
-                from_extension=True if summary is not None else None,
+                from_extension=(outcome is None or outcome.from_hook) if summary else None,
             ),
         )
         return {"cancelled": False, "editor_text": editor_text, "summary_entry": summary_entry}

@@ -279,8 +279,10 @@ class AgentSession:
         await self.prompts.send_user_message(content, deliver_as=deliver_as)
 
     async def abort(self) -> None:
-        """Abort the run (and a waiting retry) and wait until the agent is idle."""
+        """Abort the run, a waiting retry, a compaction or a branch summary; wait until idle."""
         self.retry.cancel()
+        self.compaction.abort()
+        self.navigation.abort_branch_summary()
         self.agent.abort()
         await self.agent.wait_for_idle()
 

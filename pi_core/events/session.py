@@ -88,6 +88,9 @@ class SessionBeforeCompactEvent(WireModel):
     branch_entries: list[SessionEntry] = Field(default_factory=list)
     custom_instructions: str | None = None
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
+    earlier_result: SessionBeforeCompactResult | None = Field(default=None, exclude=True)
+    """What the impls that ran before this one answered (set by the dispatcher); a default
+    summarizer (a `trylast` impl) stands aside when it already holds a compaction."""
 
 
 class SessionBeforeCompactResult(StrictWireModel):
@@ -98,6 +101,8 @@ class SessionBeforeCompactResult(StrictWireModel):
     from_hook: bool = True
     """False marks pi's standard summary (the default compaction plugin): pi then carries the
     summary's file lists forward into later compactions, as it does for its own."""
+    error: str | None = None
+    """The summary could not be written: compaction fails with this message, nothing is stored."""
 
 
 class SessionCompactEvent(WireModel):
@@ -127,6 +132,8 @@ class TreePreparation(WireModel):
     custom_instructions: str | None = None
     replace_instructions: bool | None = None
     label: str | None = None
+    reserve_tokens: int = 16_384
+    """`branchSummary.reserveTokens`: the summary's input budget is the context window minus it."""
 
 
 class SessionBeforeTreeEvent(WireModel):
@@ -135,6 +142,9 @@ class SessionBeforeTreeEvent(WireModel):
     type: Literal["session_before_tree"] = "session_before_tree"
     preparation: TreePreparation
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
+    earlier_result: SessionBeforeTreeResult | None = Field(default=None, exclude=True)
+    """What the impls that ran before this one answered (set by the dispatcher): a default
+    summarizer stands aside when it holds a summary and honours its instruction overrides."""
 
 
 class BranchSummary(StrictWireModel):
@@ -152,6 +162,11 @@ class SessionBeforeTreeResult(StrictWireModel):
     custom_instructions: str | None = None
     replace_instructions: bool | None = None
     label: str | None = None
+    from_hook: bool = True
+    """False marks pi's standard branch summary (the default plugin): later summaries carry its
+    file lists forward, as pi does for its own."""
+    error: str | None = None
+    """The summary could not be written: the navigation fails with this message."""
 
 
 class SessionTreeEvent(WireModel):

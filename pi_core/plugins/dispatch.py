@@ -194,7 +194,10 @@ class HookDispatcher:
         raise ValueError(f"{hook} is a {semantics} hook; use its own dispatch method")
 
     async def cancel(self, hook: str, event: Any, result_model: type[R]) -> R | None:
-        """Cancel: stop at a result with cancel=True; else the last non-None result stands."""
+        """Cancel: stop at a result with cancel=True; else the last non-None result stands.
+
+        An event with an `earlier_result` field sees, in each impl, the result standing so far.
+        """
         return await self.walk(hook, _Cancel(event, result_model))
 
     async def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
@@ -287,6 +290,12 @@ class _Cancel(_Walk[R | None]):
         super().__init__(event)
         self._model = model
         self._last: R | None = None
+        self._shows_earlier = "earlier_result" in getattr(type(event), "model_fields", {})
+
+    def event(self) -> Any:
+        if self._shows_earlier:
+            self._event.earlier_result = self._last
+        return self._event
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
         self._last = _coerce(raw, self._model)

@@ -10,10 +10,13 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+Router = Callable[["RecordedRequest"], "FakeResponse | None"]
 
 
 @dataclass
@@ -91,6 +94,7 @@ class FakeLLMServer:
     def __init__(self) -> None:
         self.requests: list[RecordedRequest] = []
         self._queue: deque[FakeResponse] = deque()
+        self._router: Router | None = None
         self._lock = threading.Lock()
         server = self
 
@@ -109,8 +113,8 @@ class FakeLLMServer:
             def _answer(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                server._record(self, body)
-                response = server._next()
+                request = server._record(self, body)
+                response = server._routed(request) or server._next()
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
                 for name, value in response.headers.items():
@@ -150,6 +154,11 @@ class FakeLLMServer:
         with self._lock:
             self._queue.extend(responses)
 
+    def route(self, router: Router | None) -> None:
+        """Choose answers by request: `router` is called (on the server's thread) with each
+        request, and its answer is sent; when it returns None the next queued answer is."""
+        self._router = router
+
     def start(self) -> FakeLLMServer:
         """Start serving in a background thread."""
         self._thread.start()
@@ -166,10 +175,16 @@ class FakeLLMServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def _record(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+    def _record(self, handler: BaseHTTPRequestHandler, body: bytes) -> RecordedRequest:
         headers = {k.lower(): v for k, v in handler.headers.items()}
+        request = RecordedRequest(handler.command, handler.path, headers, body)
         with self._lock:
-            self.requests.append(RecordedRequest(handler.command, handler.path, headers, body))
+            self.requests.append(request)
+        return request
+
+    def _routed(self, request: RecordedRequest) -> FakeResponse | None:
+        router = self._router
+        return router(request) if router is not None else None
 
     def _next(self) -> FakeResponse:
         with self._lock:

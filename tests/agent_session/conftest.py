@@ -35,12 +35,9 @@ class Harness:
         )
         options.setdefault("session", manager)
         options.setdefault("model", "fake/fake-model")
+        options.setdefault("load_options", LoadOptions(extension_paths=[]))
         session = await create_agent_session(
-            cwd=self.cwd,
-            agent_dir=self.agent_dir,
-            plugins=plugins,
-            load_options=LoadOptions(extension_paths=[]),
-            **options,
+            cwd=self.cwd, agent_dir=self.agent_dir, plugins=plugins, **options
         )
         session.subscribe(self.events.append)
         return session

@@ -13,6 +13,7 @@ from pi_core.events.session import SessionBeforeSwitchResult
 from pi_core.events.tools import ToolCallResult
 from pi_core.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi_core.messages.agent import CustomMessage
+from pi_core.plugins.manager import LoadOptions
 from pi_core.testing import chat_error, chat_stream
 from tests.agent_session.conftest import Harness, plugin
 
@@ -393,7 +394,8 @@ async def test_a_provider_error_mid_stream_keeps_the_partial_answer(harness: Har
 
 async def test_manual_compaction_without_a_plugin_says_what_to_install(harness: Harness) -> None:
     harness.server.queue(*(chat_stream("x" * 400) for _ in range(3)))
-    session = await harness.session()
+    blocked = LoadOptions(extension_paths=[], blocked=["compaction"])  # the default compaction
+    session = await harness.session(load_options=blocked)
     for index in range(3):
         await session.prompt(f"message {index} " + "y" * 400)
     harness.agent_dir.joinpath("settings.json").write_text(
