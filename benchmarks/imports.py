@@ -27,12 +27,12 @@ from harness.scenarios import MODEL, make_workspace, print_answers, with_bytecod
 
 from pi_core.testing import FakeLLMServer
 
-# Never imported before the first request (DESIGN.md §8: a provider's SDK is imported lazily).
-FORBIDDEN = ("openai", "anthropic", "rich", "prompt_toolkit")
-# Worth watching: what the SDKs bring with them, and our own big dependencies.
+# Never imported before the first request (DESIGN.md §8: providers import their HTTP client
+# lazily; the vendors' SDKs are not used at all and must never come back on this path).
+FORBIDDEN = ("httpx", "openai", "anthropic", "rich", "prompt_toolkit")
+# Worth watching: what the HTTP client brings with it, and our own big dependencies.
 WATCHED = (
     *FORBIDDEN,
-    "httpx",
     "httpx2",
     "httpcore",
     "anyio",
@@ -204,7 +204,7 @@ def timeline(python: str, temp: Path, runs: int, cache: Path | None) -> dict[str
 TIMELINE = (
     "spawn → our code runs (interpreter and site start-up)",
     "our code → the agent loop streams (imports, plugins, session, prompt)",
-    "streaming starts → first request (provider SDK import, client)",
+    "streaming starts → first request (HTTP client import, client)",
     "first request → exit (2 turns, the read tool, session writes, shutdown)",
 )
 
