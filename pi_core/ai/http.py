@@ -234,18 +234,20 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
         pending = lines.pop()
         for raw in lines:
             line = raw[:-1] if raw.endswith(b"\r") else raw
-            if not line:
+            if line.startswith(b"data: "):  # the common case first
+                data.append(line[6:].decode(errors="replace"))
+            elif not line:
                 if data:
                     yield name or "message", "\n".join(data)
                 name, data = "", []
-                continue
-            field, _, value = line.decode(errors="replace").partition(":")
-            if value.startswith(" "):
-                value = value[1:]
-            if field == "data":
-                data.append(value)
-            elif field == "event":
-                name = value
+            else:
+                field, _, value = line.decode(errors="replace").partition(":")
+                if value.startswith(" "):
+                    value = value[1:]
+                if field == "data":
+                    data.append(value)
+                elif field == "event":
+                    name = value
     if data:
         yield name or "message", "\n".join(data)
 
