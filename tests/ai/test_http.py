@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from email.utils import formatdate
 
@@ -119,3 +121,13 @@ def test_tls_is_set_up_only_for_https(url: str) -> None:
         return bool(pool._ssl_context and pool._ssl_context.check_hostname)
 
     assert asyncio.run(verify_mode()) is url.startswith("https")
+
+
+def test_importing_the_http_layer_leaves_out_httpx_command_line_tool() -> None:
+    probe = (
+        "import sys, pi_core.ai.http, httpx; "
+        "print(sorted({'rich', 'pygments', 'httpx._main'} & set(sys.modules)), "
+        "callable(httpx.AsyncClient), 'httpx._main' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.stdout.strip() == "[] True False", result.stderr
