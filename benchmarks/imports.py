@@ -6,7 +6,7 @@ Runs `python -X importtime -m pi_core --version`, the same for `--help`, and `pi
 conversation with one `read` call) against the loopback fake LLM server. For `pi -p` an audit hook
 writes a marker into the importtime stream at the first connection to the fake server, so every
 import is known to come before or after the first request; for the watched modules it also notes
-which of our functions triggered the import. Exit code 1 if openai, anthropic, rich or
+which of our functions triggered the import. Exit code 1 if httpx, openai, anthropic, rich or
 prompt_toolkit is imported by `--version`, `--help`, or by `-p` before its first request.
 """
 
@@ -289,7 +289,7 @@ def main() -> int:
             print(f"  slowest: {slowest(stage, args.top)}")
         if stage in (version, helps, startup):
             verdict = f"IMPORTED: {', '.join(forbidden)}" if forbidden else "none imported"
-            print(f"  openai / anthropic / rich / prompt_toolkit: {verdict}")
+            print(f"  {' / '.join(FORBIDDEN)}: {verdict}")
             bad = bad or bool(forbidden)
     if not marked:
         print("warning: a stage marker was not seen; the stages above may be merged")
