@@ -6,7 +6,7 @@ Runs `python -X importtime -m pi_core --version`, the same for `--help`, and `pi
 conversation with one `read` call) against the loopback fake LLM server. For `pi -p` an audit hook
 writes a marker into the importtime stream at the first connection to the fake server, so every
 import is known to come before or after the first request; for the watched modules it also notes
-which of our functions triggered the import. Exit code 1 if openai, anthropic, rich or
+which of our functions triggered the import. Exit code 1 if httpx, openai, anthropic, rich or
 prompt_toolkit is imported by `--version`, `--help`, or by `-p` before its first request.
 """
 
@@ -27,12 +27,12 @@ from harness.scenarios import MODEL, make_workspace, print_answers, with_bytecod
 
 from pi_core.testing import FakeLLMServer
 
-# Never imported before the first request (DESIGN.md §8: a provider's SDK is imported lazily).
-FORBIDDEN = ("openai", "anthropic", "rich", "prompt_toolkit")
-# Worth watching: what the SDKs bring with them, and our own big dependencies.
+# Never imported before the first request (DESIGN.md §8: providers import their HTTP client
+# lazily; the vendors' SDKs are not used at all and must never come back on this path).
+FORBIDDEN = ("httpx", "openai", "anthropic", "rich", "prompt_toolkit")
+# Worth watching: what the HTTP client brings with it, and our own big dependencies.
 WATCHED = (
     *FORBIDDEN,
-    "httpx",
     "httpx2",
     "httpcore",
     "anyio",
@@ -204,7 +204,7 @@ def timeline(python: str, temp: Path, runs: int, cache: Path | None) -> dict[str
 TIMELINE = (
     "spawn → our code runs (interpreter and site start-up)",
     "our code → the agent loop streams (imports, plugins, session, prompt)",
-    "streaming starts → first request (provider SDK import, client)",
+    "streaming starts → first request (HTTP client import, client)",
     "first request → exit (2 turns, the read tool, session writes, shutdown)",
 )
 
@@ -289,7 +289,7 @@ def main() -> int:
             print(f"  slowest: {slowest(stage, args.top)}")
         if stage in (version, helps, startup):
             verdict = f"IMPORTED: {', '.join(forbidden)}" if forbidden else "none imported"
-            print(f"  openai / anthropic / rich / prompt_toolkit: {verdict}")
+            print(f"  {' / '.join(FORBIDDEN)}: {verdict}")
             bad = bad or bool(forbidden)
     if not marked:
         print("warning: a stage marker was not seen; the stages above may be merged")

@@ -8,7 +8,7 @@ from typing import Any
 
 from pi_core.agent.abort import AbortController
 from pi_core.agent_session.events import AutoRetryEndEvent, AutoRetryStartEvent
-from pi_core.ai.errors import classify_error
+from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.messages.llm import AssistantMessage
 from pi_core.resources.settings.models import RetrySettings
 
@@ -65,6 +65,9 @@ class RetryController:
             self.finish()
             return False
         delay_ms = settings.base_delay_ms * 2 ** (self.attempt - 1)
+        asked = retry_after_ms(message)  # the server's Retry-After, capped by maxRetryDelayMs
+        if asked is not None:
+            delay_ms = max(delay_ms, min(asked, settings.provider.max_retry_delay_ms))
         self._emit(
             AutoRetryStartEvent(
                 attempt=self.attempt,

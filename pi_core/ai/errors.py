@@ -76,3 +76,19 @@ def classify_error(message: AssistantMessage, context_window: int = 0) -> ErrorK
     if message.error_message and _RETRYABLE.search(message.error_message):
         return "retryable"
     return "fatal"
+
+
+_RETRY_AFTER = re.compile(r" \(retry after (\d+(?:\.\d+)?) s\)$")
+
+
+def with_retry_after(error_message: str, delay_ms: int | None) -> str:
+    """Append the delay a server asked for (`Retry-After`) in the form `retry_after_ms` reads."""
+    if delay_ms is None:
+        return error_message
+    return f"{error_message} (retry after {delay_ms / 1000:g} s)"
+
+
+def retry_after_ms(message: AssistantMessage) -> int | None:
+    """Return the delay the server asked for before a retry, if the error message carries one."""
+    match = _RETRY_AFTER.search(message.error_message or "")
+    return round(float(match.group(1)) * 1000) if match else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 import subprocess
 import sys
 from typing import Any
@@ -11,7 +11,7 @@ from pi_plugin_anthropic.convert import build_payload
 from pi_plugin_anthropic.stream import stream_messages
 
 from pi_core.agent.abort import AbortController
-from pi_core.ai.errors import classify_error
+from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages import (
@@ -64,12 +64,18 @@ def events_for(text_pieces: list[str]) -> list[dict[str, Any]]:
     return events
 
 
-async def run(server: FakeLLMServer, options: StreamOptions | None = None) -> list[Any]:
-    model = Model(
+CONTEXT = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
+
+
+def model_at(server: FakeLLMServer) -> Model:
+    return Model(
         id="claude", api="anthropic-messages", provider="anthropic", base_url=server.base_url
     )
-    context = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
-    return [e async for e in stream_messages(model, context, options or StreamOptions(api_key="k"))]
+
+
+async def run(server: FakeLLMServer, options: StreamOptions | None = None) -> list[Any]:
+    options = options or StreamOptions(api_key="k")
+    return [e async for e in stream_messages(model_at(server), CONTEXT, options)]
 
 
 async def test_errors_keep_status_and_classify() -> None:
@@ -114,7 +120,7 @@ async def test_connection_cut_keeps_partial_text() -> None:
     assert final.error.content[0].text == "Hello there "
 
 
-async def test_abort_mid_stream() -> None:
+async def test_abort_mid_stream_closes_it_and_keeps_partial() -> None:
     controller = AbortController()
     with FakeLLMServer() as server:
         server.queue(
@@ -122,10 +128,105 @@ async def test_abort_mid_stream() -> None:
                 events_for([f"w{i} " for i in range(200)]), named=True, chunk_delay=0.02
             )
         )
-        asyncio.get_running_loop().call_later(0.2, controller.abort)
-        final = (await run(server, StreamOptions(api_key="k", signal=controller.signal)))[-1]
+        events = []
+        async for event in stream_messages(
+            model_at(server), CONTEXT, StreamOptions(api_key="k", signal=controller.signal)
+        ):
+            events.append(event)
+            if event.type == "text_delta":  # the first delta: abort while the stream runs
+                controller.abort()
+    final = events[-1]
     assert final.type == "error" and final.error.stop_reason == "aborted"
     assert final.error.content[0].text.startswith("w0 ")
+    assert len(final.error.content[0].text.split()) < 200  # the rest was never read
+
+
+async def test_error_event_mid_stream_keeps_partial_text_and_is_retryable() -> None:
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    events = [*events_for(["Hello "])[:3], overloaded]
+    with FakeLLMServer() as server:
+        server.queue(FakeResponse.sse(events, named=True))
+        final = (await run(server))[-1]
+    assert final.type == "error" and final.error.content[0].text == "Hello "
+    assert json.loads(final.error.error_message) == overloaded
+    assert classify_error(final.error) == "retryable"
+
+
+async def test_stream_that_ends_before_message_stop_is_an_error() -> None:
+    with FakeLLMServer() as server:  # a complete body that stops short of `message_stop`
+        server.queue(FakeResponse.sse(events_for(["Hello ", "there"])[:4], named=True))
+        final = (await run(server))[-1]
+    assert final.type == "error" and final.error.content[0].text == "Hello there"
+    assert final.error.error_message.startswith("Connection lost")
+    assert classify_error(final.error) == "retryable"
+
+
+async def test_json_message_to_a_streaming_request_becomes_the_same_events() -> None:
+    message = {
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+        "content": [
+            {"type": "thinking", "thinking": "Plan", "signature": "sig"},
+            {"type": "text", "text": "Reading."},
+            {"type": "tool_use", "id": "tu_1", "name": "read", "input": {"path": "a"}},
+        ],
+        "stop_reason": "tool_use", "stop_sequence": None,
+        "usage": {"input_tokens": 12, "output_tokens": 5, "cache_read_input_tokens": 3},
+    }  # fmt: skip
+    with FakeLLMServer() as server:
+        server.queue(FakeResponse.json_body(message), FakeResponse.json_body({"oops": 1}))
+        events = await run(server)
+        broken = (await run(server))[-1]
+    assert [e.type for e in events] == [
+        "start", "thinking_start", "thinking_delta", "thinking_end", "text_start", "text_delta",
+        "text_end", "toolcall_start", "toolcall_delta", "toolcall_end", "done",
+    ]  # fmt: skip
+    done = events[-1].message
+    assert done.content[0].thinking == "Plan" and done.content[0].thinking_signature == "sig"
+    assert done.content[1].text == "Reading." and done.content[2].arguments == {"path": "a"}
+    assert done.stop_reason == "toolUse" and done.response_id == "msg_1"
+    assert (done.usage.input, done.usage.output, done.usage.cache_read) == (12, 5, 3)
+    assert broken.type == "error" and "oops" in broken.error.error_message
+
+
+async def test_headers_body_bytes_and_retry_after() -> None:
+    limited = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.sse(events_for(["ok"]), named=True),
+            FakeResponse.json_body(limited, status=429, headers={"retry-after": "12"}),
+            FakeResponse.sse(events_for(["ok"]), named=True),
+        )
+        options = StreamOptions(api_key="sk-ant-api-1", headers={"X-Extra": "1"})
+        done = (await run(server, options))[-1]
+        limited_final = (await run(server, options))[-1]
+        adaptive = model_at(server).model_copy(update={"id": "claude-opus-4-6"})
+        oauth = StreamOptions(api_key="sk-ant-oat-2")
+        [e async for e in stream_messages(adaptive, CONTEXT, oauth)]
+        first, _, third = server.requests
+    assert done.type == "done" and first.path == "/v1/messages"
+    assert first.headers["x-api-key"] == "sk-ant-api-1" and "authorization" not in first.headers
+    assert first.headers["anthropic-version"] == "2023-06-01"
+    assert first.headers["anthropic-beta"] == "interleaved-thinking-2025-05-14"
+    assert first.headers["content-type"] == "application/json"
+    assert first.headers["x-extra"] == "1"
+    assert not any(name.startswith("x-stainless") for name in first.headers)
+    # the body the SDK sent: compact, UTF-8, top-level keys sorted
+    assert (
+        first.body
+        == json.dumps(
+            dict(sorted(first.json().items())), ensure_ascii=False, separators=(",", ":")
+        ).encode()
+    )
+    assert list(first.json()) == ["max_tokens", "messages", "model", "stream", "system"]
+    assert limited_final.error.error_message == (
+        '429 {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}'
+        " (retry after 12 s)"
+    )
+    assert retry_after_ms(limited_final.error) == 12_000
+    assert classify_error(limited_final.error) == "retryable"
+    assert third.headers["authorization"] == "Bearer sk-ant-oat-2"
+    assert "x-api-key" not in third.headers
+    assert third.headers["anthropic-beta"] == "claude-code-20250219,oauth-2025-04-20"
 
 
 def test_payload_thinking_signatures_images_tool_results_and_caching() -> None:
@@ -223,7 +324,9 @@ def test_thinking_levels_map_to_budgets_or_adaptive_effort() -> None:
     assert "temperature" not in thinking  # the API refuses temperature with thinking
 
 
-def test_importing_the_plugin_does_not_import_the_sdk() -> None:
-    probe = "import sys, pi_plugin_anthropic; print('anthropic' in sys.modules)"
+def test_importing_the_plugin_imports_no_http_client() -> None:
+    probe = (
+        "import sys, pi_plugin_anthropic; print(sorted({'httpx', 'anthropic'} & set(sys.modules)))"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert result.stdout.strip() == "False", result.stderr
+    assert result.stdout.strip() == "[]", result.stderr

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
+import socket
 import subprocess
 import sys
 from typing import Any
@@ -12,7 +12,7 @@ from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.convert import build_payload
 
 from pi_core.agent.abort import AbortController
-from pi_core.ai.errors import classify_error
+from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages import (
@@ -33,10 +33,10 @@ def chunk(content: str | None = None, finish: str | None = None, **delta: Any) -
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
 
 
-def model_at(server: FakeLLMServer, **fields: Any) -> Model:
-    return Model(
-        id="m", api="openai-completions", provider="p", base_url=f"{server.base_url}/v1", **fields
-    )
+def model_at(server: FakeLLMServer | None = None, **fields: Any) -> Model:
+    if server is not None:
+        fields.setdefault("base_url", f"{server.base_url}/v1")
+    return Model(id="m", api="openai-completions", provider="p", **fields)
 
 
 async def run(model: Model, options: StreamOptions | None = None) -> list[Any]:
@@ -69,24 +69,35 @@ async def test_connection_cut_mid_stream_keeps_partial_text() -> None:
             FakeResponse.sse([chunk("Hello "), chunk("wor"), chunk("ld")], cut_after_chunks=2)
         )
         final = (await run(model_at(server)))[-1]
-    assert final.type in ("error", "done")
-    message = final.error if final.type == "error" else final.message
-    assert message.content[0].text.startswith("Hello wor")
+    assert final.type == "error" and final.error.content[0].text == "Hello wor"
+    assert classify_error(final.error) == "retryable"
 
 
-async def test_abort_mid_stream_is_quick_and_keeps_partial() -> None:
+async def test_stream_that_ends_without_finish_or_done_is_an_error() -> None:
+    with FakeLLMServer() as server:  # the body is complete, but the answer is not
+        server.queue(FakeResponse.sse([chunk("Hello "), chunk("wor")]))
+        final = (await run(model_at(server)))[-1]
+    assert final.type == "error" and final.error.content[0].text == "Hello wor"
+    assert final.error.error_message.startswith("Connection lost")
+    assert classify_error(final.error) == "retryable"
+
+
+async def test_abort_mid_stream_closes_it_and_keeps_partial() -> None:
     pieces = [chunk(f"w{i} ") for i in range(200)]
     controller = AbortController()
     with FakeLLMServer() as server:
         server.queue(FakeResponse.sse(pieces, chunk_delay=0.02))
-        asyncio.get_running_loop().call_later(0.2, controller.abort)
-        started = asyncio.get_running_loop().time()
-        events = await run(model_at(server), StreamOptions(api_key="k", signal=controller.signal))
-        elapsed = asyncio.get_running_loop().time() - started
+        context = LLMContext(messages=[UserMessage(content="hi")])
+        options = StreamOptions(api_key="k", signal=controller.signal)
+        events = []
+        async for event in stream_completions(model_at(server), context, options):
+            events.append(event)
+            if event.type == "text_delta":  # the first delta: abort while the stream runs
+                controller.abort()
     final = events[-1]
     assert final.type == "error" and final.error.stop_reason == "aborted"
-    assert final.error.content and final.error.content[0].text.startswith("w0 ")
-    assert elapsed < 2.0
+    assert final.error.content[0].text.startswith("w0 ")
+    assert len(final.error.content[0].text.split()) < 200  # the rest was never read
 
 
 async def test_reasoning_content_becomes_thinking_and_tool_calls_stream_in_pieces() -> None:
@@ -147,7 +158,75 @@ def test_payload_honours_compat_flags_images_and_tool_results() -> None:
     assert payload["messages"][3]["name"] == "read"
 
 
-def test_importing_the_plugin_does_not_import_the_sdk() -> None:
-    probe = "import sys, pi_plugin_openai; print('openai' in sys.modules)"
+def test_importing_the_plugin_imports_no_http_client() -> None:
+    probe = (
+        "import sys, pi_plugin_openai; print([m for m in ('httpx', 'openai') if m in sys.modules])"
+    )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert result.stdout.strip() == "False", result.stderr
+    assert result.stdout.strip() == "[]", result.stderr
+
+
+async def test_headers_and_body_bytes() -> None:
+    with FakeLLMServer() as server:
+        server.queue(FakeResponse.sse([chunk("ok", finish="stop"), "[DONE]"]))
+        model = model_at(server, headers={"X-Team": "a", "User-Agent": "mine"})
+        options = StreamOptions(api_key="sk-1", headers={"x-team": "b"})
+        context = LLMContext(system_prompt="é ✓", messages=[UserMessage(content="hi")])
+        final = [e async for e in stream_completions(model, context, options)][-1]
+        request = server.requests[0]
+    assert final.type == "done"
+    assert request.path == "/v1/chat/completions"
+    headers = request.headers
+    assert headers["authorization"] == "Bearer sk-1"
+    assert headers["content-type"] == "application/json"
+    assert headers["user-agent"] == "mine" and headers["x-team"] == "b"  # later sources win
+    assert not any(name.startswith("x-stainless") for name in headers)
+    # the body the SDK sent: compact, UTF-8, `model`, `stream`, `messages` first, the rest sorted
+    assert request.body == json.dumps(
+        {"model": "m", "stream": True,
+         "messages": [{"role": "system", "content": "é ✓"}, {"role": "user", "content": "hi"}],
+         "stream_options": {"include_usage": True}},
+        ensure_ascii=False, separators=(",", ":"),
+    ).encode()  # fmt: skip
+
+
+async def test_retry_after_is_handed_to_the_session_and_nothing_retries_here() -> None:
+    limited = {"error": {"message": "Rate limit reached"}}
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.json_body(limited, status=429, headers={"Retry-After": "7"}),
+            FakeResponse.json_body(
+                limited, status=429, headers={"retry-after-ms": "1500", "retry-after": "9"}
+            ),
+            FakeResponse.json_body({"error": {"message": "boom"}}, status=500),
+        )
+        finals = [(await run(model_at(server)))[-1] for _ in range(3)]
+        requests = len(server.requests)
+    messages = [f.error.error_message for f in finals]
+    assert messages == [
+        "429 Rate limit reached (retry after 7 s)",
+        "429 Rate limit reached (retry after 1.5 s)",
+        "500 boom",
+    ]
+    assert [retry_after_ms(f.error) for f in finals] == [7000, 1500, None]
+    assert requests == 3  # one request per call: retrying is the session's job
+
+
+async def test_errors_without_a_json_body_and_unreachable_servers() -> None:
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse(status=502, content_type="text/html", chunks=[b"<h1>Bad gateway</h1>"]),
+            FakeResponse(status=413, content_type="text/plain", chunks=[]),
+        )
+        html, empty = [(await run(model_at(server)))[-1] for _ in range(2)]
+    refused = (await run(model_at(base_url=f"http://127.0.0.1:{port}/v1")))[-1]
+    assert html.error.error_message == "502 <h1>Bad gateway</h1>"
+    assert empty.error.error_message == "413 status code (no body)"
+    assert refused.error.error_message.startswith("Connection error")
+    assert [classify_error(f.error) for f in (html, empty, refused)] == [
+        "retryable", "context_overflow", "retryable"
+    ]  # fmt: skip

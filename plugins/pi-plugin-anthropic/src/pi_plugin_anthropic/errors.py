@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 
+from pi_core.ai.errors import with_retry_after
+
 
 def describe_error(error: BaseException) -> str:
     """Return e.g. `529 {"type": "error", "error": {"type": "overloaded_error"…}}`."""
-    status = getattr(error, "status_code", None)
-    body = getattr(error, "body", None)
-    if status and body is not None:
-        return f"{status} {json.dumps(body) if not isinstance(body, str) else body}"
-    text = getattr(error, "message", None) or str(error) or type(error).__name__
-    return f"{status} {text}" if status else str(text)
+    from pi_core.ai.http import ProviderHTTPError, describe_failure
+
+    if isinstance(error, ProviderHTTPError):
+        body = error.body if isinstance(error.body, str) else json.dumps(error.body)
+        text = (
+            f"{error.status} {body}" if error.body is not None else f"{error.status} {error.text}"
+        )
+        return with_retry_after(text, error.retry_after_ms)
+    return describe_failure(error)

@@ -1,4 +1,4 @@
-"""The `openai-completions` stream: Chat Completions over the official SDK, as pi's events."""
+"""The `openai-completions` stream: Chat Completions over httpx, as pi's events."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from pi_core.agent.abort import AbortSignal
 from pi_core.ai.builder import AssistantMessageBuilder
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
@@ -13,8 +14,9 @@ from pi_core.messages.llm import StopReason
 from pi_core.messages.stream import AssistantMessageEvent
 from pi_plugin_openai.convert import build_payload
 from pi_plugin_openai.errors import describe_error
-from pi_plugin_openai.transport import make_client, open_response
+from pi_plugin_openai.transport import open_response
 
+_CUT = "Connection lost: the stream ended without a finish reason or [DONE]"
 _FINISH: dict[str, StopReason] = {
     "stop": "stop",
     "length": "length",
@@ -131,21 +133,23 @@ def completion_as_chunk(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "object": "chat.completion.chunk", "choices": choices}
 
 
+def _aborted(signal: AbortSignal | None) -> bool:
+    return signal is not None and signal.aborted
+
+
 async def stream_completions(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream one Chat Completions response (the SDK is imported here, not at start-up)."""
+    """Stream one Chat Completions response."""
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
-    client = make_client(model, options, {})
     payload = build_payload(model, context, options)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
-        create = client.chat.completions.with_streaming_response.create
-        async with open_response(create, payload, options, plain_events=True) as body:
+        async with open_response(model, "chat/completions", payload, options, {}) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
                 for event in blocks.chunk(completion_as_chunk(body)):
                     yield event
@@ -153,13 +157,14 @@ async def stream_completions(
                 async for chunk in body:
                     for event in blocks.chunk(chunk):
                         yield event
-        if signal is not None and signal.aborted:
+                if not body.done and blocks.finish is None and not _aborted(signal):
+                    raise ConnectionError(_CUT)
+        if _aborted(signal):
             raise asyncio.CancelledError
     except (asyncio.CancelledError, Exception) as error:
         for event in blocks.close_all():
             yield event
-        aborted = signal is not None and signal.aborted
-        if aborted or isinstance(error, asyncio.CancelledError):
+        if _aborted(signal) or isinstance(error, asyncio.CancelledError):
             yield builder.error("Operation aborted", aborted=True)
         else:
             yield builder.error(describe_error(error))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from pi_core.ai.errors import with_retry_after
+
 
 def describe_error(error: BaseException) -> str:
-    """Return e.g. `429 Rate limit reached…`, `500 …`, or `Connection error.`."""
-    status = getattr(error, "status_code", None)
-    body = getattr(error, "body", None)
-    message = None
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else None
-    text = message or getattr(error, "message", None) or str(error) or type(error).__name__
-    return f"{status} {text}" if status else str(text)
+    """Return e.g. `429 Rate limit reached… (retry after 20 s)` or `Connection error: …`."""
+    from pi_core.ai.http import ProviderHTTPError, describe_failure
+
+    if isinstance(error, ProviderHTTPError):
+        text = f"{error.status} {error.api_message or error.text}"
+        return with_retry_after(text, error.retry_after_ms)
+    return describe_failure(error)

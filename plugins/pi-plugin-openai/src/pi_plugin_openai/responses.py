@@ -1,4 +1,4 @@
-"""The `openai-responses` stream: the Responses API over the official SDK, as pi's events."""
+"""The `openai-responses` stream: the Responses API over httpx, as pi's events."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pi_core.messages.stream import AssistantMessageEvent
 from pi_plugin_openai.errors import describe_error
 from pi_plugin_openai.responses_convert import build_payload, session_headers
 from pi_plugin_openai.responses_events import ResponsesEvents
-from pi_plugin_openai.transport import make_client, open_response
+from pi_plugin_openai.transport import open_response
 
 _CUT = "Connection lost: the stream ended without response.completed"
 
@@ -20,18 +20,17 @@ _CUT = "Connection lost: the stream ended without response.completed"
 async def stream_responses(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream one Responses API response (the SDK is imported here, not at start-up)."""
+    """Stream one Responses API response."""
     builder = AssistantMessageBuilder(model)
     output = ResponsesEvents(builder)
     signal = options.signal
-    client = make_client(model, options, session_headers(model, options))
     payload = build_payload(model, context, options)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
-        create = client.responses.with_streaming_response.create
-        async with open_response(create, payload, options) as body:
+        headers = session_headers(model, options)
+        async with open_response(model, "responses", payload, options, headers) as body:
             if isinstance(body, dict):
                 for event in output.replay(body):
                     yield event

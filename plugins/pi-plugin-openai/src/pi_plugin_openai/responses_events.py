@@ -69,33 +69,33 @@ class ResponsesEvents:
 
     # --- front ends -----------------------------------------------------------------------
 
-    def handle(self, event: Any) -> Events:
-        """Convert one streamed SDK event (unknown kinds are ignored)."""
-        kind = event.type
+    def handle(self, event: dict[str, Any]) -> Events:
+        """Convert one streamed event (its JSON; unknown kinds are ignored)."""
+        kind = event.get("type")
         if kind == "response.output_item.added":
-            return self.item_added(event.item.to_dict(mode="json"))
+            return self.item_added(event["item"])
         if kind in ("response.output_text.delta", "response.refusal.delta"):
-            return self._delta("text", event.delta)
+            return self._delta("text", event.get("delta") or "")
         if kind in ("response.reasoning_summary_text.delta", "response.reasoning_text.delta"):
             if kind.startswith("response.reasoning_summary") and not self.summary_parts:
                 self.summary_parts = 1
-            return self._delta("thinking", event.delta)
+            return self._delta("thinking", event.get("delta") or "")
         if kind == "response.reasoning_summary_part.added":
             return self.summary_part_added()
         if kind == "response.function_call_arguments.delta":
-            return self._delta("tool", event.delta)
+            return self._delta("tool", event.get("delta") or "")
         if kind == "response.function_call_arguments.done":
-            return self._catch_up("tool", event.arguments or "")
+            return self._catch_up("tool", event.get("arguments") or "")
         if kind == "response.output_item.done":
-            return self.item_done(event.item.to_dict(mode="json"))
+            return self.item_done(event["item"])
         if kind == "response.created":
-            self.builder.message.response_id = event.response.id
+            self.builder.message.response_id = (event.get("response") or {}).get("id")
         elif kind in ("response.completed", "response.incomplete"):
-            return self.finish(event.response.to_dict(mode="json"))
+            return self.finish(event.get("response") or {})
         elif kind == "response.failed":
-            raise ResponseFailed(_failure(event.response.to_dict(mode="json")))
+            raise ResponseFailed(_failure(event.get("response") or {}))
         elif kind == "error":
-            code, message = getattr(event, "code", None), getattr(event, "message", None)
+            code, message = event.get("code"), event.get("message")
             raise ResponseFailed(f"Error Code {code}: {message}")
         return []
 

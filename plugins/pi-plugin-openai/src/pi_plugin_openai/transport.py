@@ -1,124 +1,118 @@
-"""One request through the SDK: the client, abort handling, and SSE-or-JSON detection.
+"""One request to an OpenAI-style API over httpx: headers, body, and SSE-or-JSON answers.
 
 Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body; the caller
-gets either the SDK's event stream or that body as a dict, and converts both the same way.
+gets either the stream's events or that body as a dict, and converts both the same way. httpx is
+imported on the first request, not at start-up.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+import os
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core._version import __version__
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import StreamOptions
 
 if TYPE_CHECKING:
-    from openai import AsyncOpenAI
+    import httpx
 
-T = TypeVar("T")
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+USER_AGENT = f"pi-harness/{__version__}"
+_FIRST_KEYS = {
+    "chat/completions": ("model", "stream", "messages"),
+    "responses": ("model", "stream"),
+}
 
 
-_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[Any, AsyncOpenAI]] = (
-    weakref.WeakKeyDictionary()
-)
+class StreamErrorEvent(Exception):
+    """The server reported an error inside the stream (a `data: {"error": …}` event)."""
 
 
-def make_client(model: Model, options: StreamOptions, headers: dict[str, str]) -> AsyncOpenAI:
-    """Return an SDK client for the model's base URL; retries are left to the session.
+def base_url(model: Model) -> str:
+    """Return the model's base URL, else `$OPENAI_BASE_URL`, else OpenAI's."""
+    return model.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
 
-    Clients are kept per event loop, base URL, key and headers: building one (connection pool,
-    TLS context) costs tens of milliseconds, which every turn of a tool loop would pay again.
+
+def request_headers(model: Model, options: StreamOptions, extra: dict[str, str]) -> dict[str, str]:
+    """Return the request's headers: auth and JSON, then the model's, `extra`, the caller's.
+
+    Later sources override earlier ones whatever the case of the name.
     """
-    from openai import AsyncOpenAI
+    headers = {
+        "accept": "application/json",
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        "authorization": f"Bearer {options.api_key or 'no-key'}",
+    }
+    for name, env in (
+        ("openai-organization", "OPENAI_ORG_ID"),
+        ("openai-project", "OPENAI_PROJECT_ID"),
+    ):
+        if os.environ.get(env):
+            headers[name] = os.environ[env]
+    for source in (model.headers, extra, options.headers):
+        for name, value in (source or {}).items():
+            headers[name.lower()] = value
+    return headers
 
-    all_headers = {**(model.headers or {}), **headers, **(options.headers or {})}
-    key = (model.base_url, options.api_key, tuple(sorted(all_headers.items())))
-    clients = _CLIENTS.setdefault(asyncio.get_running_loop(), {})
-    client = clients.get(key)
-    if client is None:
-        client = clients[key] = AsyncOpenAI(
-            base_url=model.base_url or None,
-            api_key=options.api_key or "no-key",
-            default_headers=all_headers,
-            max_retries=0,
-        )
-    return client
 
-
-async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -> T:
-    """Await `awaitable`, cancelling it (and raising CancelledError) as soon as `signal` fires."""
-    if signal is None:
-        return await awaitable
-    task = asyncio.ensure_future(awaitable)
-
-    def cancel() -> None:
-        """Cancel the request."""
-        task.cancel()
-
-    remove = signal.add_listener(cancel)
-    try:
-        return await task
-    finally:
-        remove()
+def encode_payload(path: str, payload: dict[str, Any]) -> bytes:
+    """Serialise the body with the top-level keys in the order the `openai` SDK sent them (its
+    leading keys, then the rest sorted), so requests stay byte-for-byte what they were."""
+    first = [key for key in _FIRST_KEYS.get(path, ()) if key in payload]
+    ordered = {key: payload[key] for key in first}
+    ordered.update(sorted((k, v) for k, v in payload.items() if k not in ordered))
+    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 @asynccontextmanager
 async def open_response(
-    create: Callable[..., Any],
+    model: Model,
+    path: str,
     payload: dict[str, Any],
     options: StreamOptions,
-    *,
-    plain_events: bool = False,
-) -> AsyncIterator[Any]:
-    """Send the request; yield the SDK's event stream, or the JSON body (a dict) sent instead.
+    extra_headers: dict[str, str],
+) -> AsyncIterator[dict[str, Any] | EventStream]:
+    """POST the payload; yield the stream's events (each `data:` JSON as a dict), or the JSON
+    body (a dict) a server sent instead of a stream."""
+    from pi_core.ai.http import is_json, open_stream, read_json
 
-    With `plain_events`, the stream yields each event's JSON as a plain dict: the SDK's typed
-    chunk objects cost more to build than everything else a streamed token needs.
-    """
-    signal = options.signal
-    if signal is not None and signal.aborted:
-        raise asyncio.CancelledError
-    manager = create(**payload)
-    response = await _unless_aborted(manager.__aenter__(), signal)
-    remove = None
-    try:
-        if signal is not None:
-            remove = signal.add_listener(lambda: asyncio.ensure_future(response.close()))
-        if options.on_response is not None:
-            await options.on_response(response.status_code, dict(response.headers))
-        content_type = response.headers.get("content-type", "")
-        if "json" in content_type.split(";")[0]:
-            yield await response.json()
-        elif plain_events:
-            yield _plain_events(response)
+    body = encode_payload(path, payload)
+    headers = request_headers(model, options, extra_headers)
+    async with open_stream(
+        base_url(model), path, body, headers, options.signal, options.on_response
+    ) as response:
+        if is_json(response):
+            data = await read_json(response)
+            yield data if isinstance(data, dict) else {"error": {"message": str(data)}}
         else:
-            yield await response.parse()
-    finally:
-        if remove is not None:
-            remove()
-        await response.close()
+            yield EventStream(response)
 
 
-async def _plain_events(response: Any) -> AsyncIterator[dict[str, Any]]:
-    """The stream's `data:` payloads as dicts (the SDK's SSE decoder does the framing)."""
-    from openai import APIError
-    from openai._streaming import SSEDecoder
+class EventStream:
+    """The stream's `data:` payloads as dicts, up to `[DONE]` (then `done` is true).
 
-    async for event in SSEDecoder().aiter_bytes(response.http_response.aiter_bytes()):
-        if event.data.startswith("[DONE]"):
-            break
-        data = json.loads(event.data)
-        if isinstance(data, dict) and data.get("error"):
-            error = data["error"]
-            message = error.get("message") if isinstance(error, dict) else None
-            raise APIError(
-                message=message or "An error occurred during streaming",
-                request=response.http_response.request,
-                body=error,
-            )
-        yield data
+    An error event (`{"error": …}`) raises `StreamErrorEvent`.
+    """
+
+    def __init__(self, response: httpx.Response) -> None:
+        self.response = response
+        self.done = False
+
+    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
+        from pi_core.ai.http import sse_events
+
+        async for _, data in sse_events(self.response):
+            if data.startswith("[DONE]"):
+                self.done = True
+                return
+            event = json.loads(data)
+            if isinstance(event, dict) and event.get("error"):
+                error = event["error"]
+                message = error.get("message") if isinstance(error, dict) else None
+                raise StreamErrorEvent(message or "An error occurred during streaming")
+            yield event

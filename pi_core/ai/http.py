@@ -1,0 +1,272 @@
+"""Streaming requests to LLM HTTP APIs over httpx: pooled clients, SSE, HTTP errors.
+
+Provider plugins import this module inside their stream functions, so neither httpx nor TLS set-up
+is paid at start-up. There are no retries here: the session retries (see `agent_session.retry`),
+using the delay a server asked for, which `http_error` reads from `retry-after-ms` / `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import sys
+import time
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from pi_core.agent.abort import AbortSignal
+
+if "httpx" not in sys.modules:
+    # httpx's own command-line tool (`httpx._main`), which `import httpx` loads, imports rich,
+    # pygments and click when they are installed (as they are here): ~0.15 s and 6 MiB that no
+    # request needs. A None entry makes that import fail, and httpx carries on without its CLI.
+    sys.modules["httpx._main"] = None  # type: ignore[assignment]
+    try:
+        import httpx
+    finally:
+        del sys.modules["httpx._main"]
+import httpx
+
+TIMEOUT = httpx.Timeout(600.0, connect=10.0)
+"""Ten seconds to connect; otherwise ten minutes without a byte (not ten minutes in total), so a
+long thinking stream is never cut while it still sends something."""
+
+T = TypeVar("T")
+
+
+class ProviderHTTPError(Exception):
+    """A non-2xx answer: its status, the body (parsed JSON, or text) and the delay it asked for."""
+
+    def __init__(self, status: int, body: Any, text: str, retry_after_ms: int | None) -> None:
+        self.status = status
+        self.body = body
+        self.text = text or "status code (no body)"
+        self.retry_after_ms = retry_after_ms
+        super().__init__(f"{status} {self.text}")
+
+    @property
+    def api_message(self) -> str | None:
+        """Return the server's own message (`error.message` in the JSON body), if it sent one."""
+        body = self.body
+        if isinstance(body, dict):
+            inner = body.get("error", body)
+            message = inner.get("message") if isinstance(inner, dict) else inner
+            return message if isinstance(message, str) and message else None
+        return None
+
+
+# --- clients ------------------------------------------------------------------------------
+
+
+class _Pool:
+    """The clients of one event loop, and the generator that closes them when the loop ends."""
+
+    def __init__(self) -> None:
+        self.clients: dict[str, httpx.AsyncClient] = {}
+        self.closer = _close_at_loop_end(self.clients)
+
+
+_POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
+
+
+async def _close_at_loop_end(clients: dict[str, httpx.AsyncClient]) -> AsyncIterator[None]:
+    # Suspended at its `yield` for the loop's lifetime: `asyncio.run` (and every runner that calls
+    # `loop.shutdown_asyncgens()`) closes it before closing the loop, which closes the clients.
+    try:
+        yield
+    finally:
+        for client in clients.values():
+            await client.aclose()
+        clients.clear()
+
+
+async def client_for(base_url: str) -> httpx.AsyncClient:
+    """Return the pooled client for `base_url` on this event loop (one connection pool each).
+
+    Headers are sent per request, so every session and key shares the endpoint's connections.
+    """
+    loop = asyncio.get_running_loop()
+    pool = _POOLS.get(loop)
+    if pool is None:
+        pool = _POOLS[loop] = _Pool()
+        await anext(pool.closer)
+    client = pool.clients.get(base_url)
+    if client is None:
+        # No TLS set-up (loading the CA bundle) for plain-http endpoints such as a local server.
+        plain = base_url.startswith("http://")
+        client = httpx.AsyncClient(timeout=TIMEOUT, verify=not plain)
+        pool.clients[base_url] = client
+    return client
+
+
+def join_url(base_url: str, path: str) -> str:
+    """Return `base_url` + `/path` with exactly one slash between them."""
+    return f"{base_url.rstrip('/')}/{path.lstrip('/')}"
+
+
+def encode_json(payload: Any) -> bytes:
+    """Serialise a request body compactly, non-ASCII as UTF-8 (as the vendors' SDKs did)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+# --- one request --------------------------------------------------------------------------
+
+
+async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -> T:
+    """Await `awaitable`, cancelling it (and raising CancelledError) as soon as `signal` fires."""
+    if signal is None:
+        return await awaitable
+    task = asyncio.ensure_future(awaitable)
+
+    def cancel() -> None:
+        task.cancel()
+
+    remove = signal.add_listener(cancel)
+    try:
+        return await task
+    finally:
+        remove()
+
+
+@asynccontextmanager
+async def open_stream(
+    base_url: str,
+    path: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    signal: AbortSignal | None = None,
+    on_response: Callable[[int, dict[str, str]], Awaitable[None]] | None = None,
+) -> AsyncIterator[httpx.Response]:
+    """POST `body` to `base_url` + `path` and yield the streaming response once its status is 2xx.
+
+    A 4xx/5xx answer raises `ProviderHTTPError`; an abort cancels the request while it waits for
+    the answer, and closes the response (ending the stream at once) while it is read. The response
+    is closed when the block ends, whatever happened.
+    """
+    if signal is not None and signal.aborted:
+        raise asyncio.CancelledError
+    client = await client_for(base_url)
+    request = client.build_request("POST", join_url(base_url, path), content=body, headers=headers)
+    response = await _unless_aborted(client.send(request, stream=True), signal)
+    remove: Callable[[], None] | None = None
+    try:
+        if response.status_code >= 400:
+            await _unless_aborted(response.aread(), signal)
+            raise http_error(response)
+        if signal is not None:
+            remove = signal.add_listener(lambda: _close_soon(response))
+        if on_response is not None:
+            await on_response(response.status_code, dict(response.headers))
+        yield response
+    finally:
+        if remove is not None:
+            remove()
+        await response.aclose()
+
+
+_CLOSING: set[asyncio.Task[None]] = set()
+"""Responses being closed after an abort (a task is only weakly referenced by the loop)."""
+
+
+def _close_soon(response: httpx.Response) -> None:
+    """Close the response from an abort listener (a plain callback): the read in progress ends."""
+    task = asyncio.ensure_future(response.aclose())
+    _CLOSING.add(task)
+    task.add_done_callback(_CLOSING.discard)
+
+
+def is_json(response: httpx.Response) -> bool:
+    """Return whether the answer is one JSON body (a server that ignored `stream: true`)."""
+    return "json" in response.headers.get("content-type", "").split(";")[0]
+
+
+async def read_json(response: httpx.Response) -> Any:
+    """Read and parse the whole body."""
+    return json.loads(await response.aread())
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+def http_error(response: httpx.Response) -> ProviderHTTPError:
+    """Build the error for a 4xx/5xx response whose body has been read."""
+    text = response.text.strip()
+    body: Any = None
+    if text:
+        try:
+            body = json.loads(text)
+        except ValueError:
+            body = text
+    return ProviderHTTPError(response.status_code, body, text, retry_after_ms(response.headers))
+
+
+def retry_after_ms(headers: Mapping[str, str]) -> int | None:
+    """Return the delay the server asked for: `retry-after-ms`, else `Retry-After` (seconds or an
+    HTTP date); None when absent or unreadable."""
+    value = headers.get("retry-after-ms")
+    if value:
+        try:
+            return max(0, round(float(value)))
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0, round(float(value) * 1000))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0, round((when.timestamp() - time.time()) * 1000))
+
+
+# --- server-sent events -------------------------------------------------------------------
+
+
+async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """Yield each server-sent event of the body as (event name, data).
+
+    Lines end in LF or CRLF; `id`, `retry` and comment lines are ignored; an event's several `data`
+    lines are joined with newlines. A complete event left without its closing blank line when the
+    body ends is still delivered; a partial last line is not.
+    """
+    pending = b""
+    name = ""
+    data: list[str] = []
+    async for chunk in response.aiter_bytes():
+        lines = (pending + chunk).split(b"\n")
+        pending = lines.pop()
+        for raw in lines:
+            line = raw[:-1] if raw.endswith(b"\r") else raw
+            if line.startswith(b"data: "):  # the common case first
+                data.append(line[6:].decode(errors="replace"))
+            elif not line:
+                if data:
+                    yield name or "message", "\n".join(data)
+                name, data = "", []
+            else:
+                field, _, value = line.decode(errors="replace").partition(":")
+                if value.startswith(" "):
+                    value = value[1:]
+                if field == "data":
+                    data.append(value)
+                elif field == "event":
+                    name = value
+    if data:
+        yield name or "message", "\n".join(data)
+
+
+def describe_failure(error: BaseException) -> str:
+    """Return a classifiable message for an error that is not an HTTP status: network failures
+    read `Connection error: …` and time-outs `Request timed out`, which the session retries."""
+    if isinstance(error, httpx.TimeoutException):
+        return f"Request timed out ({type(error).__name__})"
+    if isinstance(error, httpx.TransportError):
+        return f"Connection error: {error or type(error).__name__}"
+    return str(error) or type(error).__name__
