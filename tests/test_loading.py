@@ -273,7 +273,9 @@ def test_malformed_settings_is_reported_and_left_alone(
 
     load(manager)
 
-    assert any(f"{settings}:3" in d.message for d in manager.diagnostics)
+    assert any(
+        problem.startswith(f"{settings}:3:1: invalid JSON") for problem in manager.config_problems
+    )
     assert settings.read_text() == before
 
 

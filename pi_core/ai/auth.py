@@ -27,19 +27,30 @@ class AuthStorage:
         except OSError as error:
             self.error = f"{self.path}: cannot read: {error.strerror}"
             return {}
+        except UnicodeDecodeError as error:
+            self.error = f"{self.path}: not UTF-8 text: {error.reason}"
+            return {}
         try:
             data = json.loads(text) if text.strip() else {}
         except json.JSONDecodeError as error:
-            self.error = f"{self.path}:{error.lineno}: invalid JSON: {error.msg}"
+            self.error = (
+                f"{self.path}:{error.lineno}:{error.colno}: invalid JSON in auth.json: {error.msg}"
+            )
             return {}
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            self.error = f"{self.path}:1:1: auth.json must be a JSON object"
+            return {}
+        return data
 
     def set_runtime_key(self, provider: str, key: str) -> None:
         """Use `key` for `provider` in this process only (the `--api-key` flag)."""
         self._runtime[provider] = key
 
     def set_api_key(self, provider: str, key: str) -> None:
-        """Store an API key in auth.json (created with mode 0600)."""
+        """Store an API key in auth.json (created with mode 0600); a file that could not be read
+        is never written over (ValueError), so no stored credential is lost."""
+        if self.error is not None:
+            raise ValueError(f"refusing to write auth.json: {self.error}; fix or remove it first")
         self._data[provider] = {"type": "api_key", "key": key}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
