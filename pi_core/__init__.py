@@ -149,6 +149,7 @@ if TYPE_CHECKING:
         HookError,
         PluginActionError,
         PluginLoadError,
+        PluginLoadFailed,
     )
     from pi_core.plugins.event_bus import (
         EventBus,
@@ -234,6 +235,7 @@ _EXPORTS: dict[str, str] = {
     "HookError": "pi_core.plugins.errors",
     "PluginActionError": "pi_core.plugins.errors",
     "PluginLoadError": "pi_core.plugins.errors",
+    "PluginLoadFailed": "pi_core.plugins.errors",
     "LoadOptions": "pi_core.plugins.manager",
     "LoadedPlugin": "pi_core.plugins.manager",
     "PluginManager": "pi_core.plugins.manager",
