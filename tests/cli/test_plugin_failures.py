@@ -236,3 +236,17 @@ def test_a_blocked_installed_plugin_is_not_imported(cli: Cli, broken_distributio
     result = cli.run("-p", "hi")
     assert result.returncode == 0, result.stderr
     assert not broken_distribution.exists()
+
+
+def test_a_recorded_plugin_that_is_not_installed_stops_start_up(cli: Cli) -> None:
+    cli.settings(defaultProvider="fake", defaultModel="fake-model", plugins=["pi-plugin-zzz"])
+    result = cli.run("-p", "hi")
+    assert_stopped(
+        result,
+        f'Failed to load plugin "pi-plugin-zzz" (recorded in {cli.agent_dir / "settings.json"}): '
+        "not installed",
+    )
+    fix = "  drop the record with pi remove pi-plugin-zzz, or install it with: pi install "
+    fix += "pi-plugin-zzz"
+    assert fix in result.stderr.splitlines()
+    assert cli.server.requests == []
