@@ -77,6 +77,7 @@ def plugins_command(
     extensions: tuple[str, ...], no_extensions: bool, blocked: tuple[str, ...], as_json: bool
 ) -> None:
     """List loaded plugins, where each came from, what it registered, and load errors."""
+    from pi_core.modes.startup import config_warnings
     from pi_core.plugins.manager import LoadOptions, load_plugins
 
     manager = load_plugins(
@@ -85,7 +86,7 @@ def plugins_command(
             extension_paths=list(extensions), no_extensions=no_extensions, blocked=list(blocked)
         ),
     )
-    report = plugin_report(manager)
+    report = plugin_report(manager, config_warnings(manager, manager.model_registry()))
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -96,8 +97,9 @@ for _command in INSTALL_COMMANDS:  # install, remove (uninstall), list, update
     cli.add_command(_command)
 
 
-def plugin_report(manager: PluginManager) -> dict[str, Any]:
-    """Describe the loaded plugins, the failures and the diagnostics as plain data."""
+def plugin_report(manager: PluginManager, config: list[str] | None = None) -> dict[str, Any]:
+    """Describe the loaded plugins, the failures, the config file problems and the diagnostics
+    as plain data."""
     registry = manager.registry
     return {
         "plugins": [
@@ -110,7 +112,11 @@ def plugin_report(manager: PluginManager) -> dict[str, Any]:
             }
             for p in manager.plugins
         ],
-        "errors": [{"name": e.name, "source": e.source, "error": e.error} for e in manager.errors],
+        "errors": [
+            {"name": e.name, "source": e.source, "error": e.error, "fix": e.fix}
+            for e in manager.errors
+        ],
+        "config": list(config if config is not None else manager.config_problems),
         "diagnostics": [
             {"level": d.level, "message": d.message}
             for d in [*manager.diagnostics, *registry.diagnostics]
@@ -135,6 +141,11 @@ def format_plugin_report(report: dict[str, Any]) -> str:
         for error in errors:
             lines.append(f"  {error['name']}  {error['source']}")
             lines += [f"      {line}" for line in error["error"].splitlines()]
+            if error["fix"]:
+                lines.append(f"      {error['fix']}")
+    if report["config"]:
+        lines += ["", "Config files not (fully) used (left as they are):"]
+        lines += [f"  {problem}" for problem in report["config"]]
     if report["diagnostics"]:
         lines += ["", "Notes:"]
         lines += [f"  {d['level']}: {d['message']}" for d in report["diagnostics"]]

@@ -18,6 +18,7 @@ from pi_core.ai.protocol import StreamOptions
 from pi_core.ai.registry import ModelRegistry
 from pi_core.config.paths import agent_dir as default_agent_dir
 from pi_core.messages.agent import AgentMessage
+from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import LoadOptions, PluginManager
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.loader import ResourceLoader
@@ -54,6 +55,9 @@ async def create_agent_session(
     `tools` is an allow-list of tool names (pi's `--tools`); `custom_tools` are Tool objects
     added beside the plugins' ones; `plugins` are plugin objects registered in code. Pass
     `session=SessionManager.in_memory()` to keep nothing on disk.
+
+    Raises PluginLoadFailed, before anything runs, when a plugin failed to import or register
+    (a missing gate must not go unnoticed); block it by name in `load_options` to go on without.
     """
     folder = Path(cwd or Path.cwd()).resolve()
     agent_home = Path(agent_dir) if agent_dir is not None else default_agent_dir()
@@ -67,6 +71,8 @@ async def create_agent_session(
     for index, plugin in enumerate(plugins):
         name = getattr(plugin, "__name__", None) or f"sdk-plugin-{index + 1}"
         manager.register_inline(plugin, name)
+    if manager.errors:
+        raise PluginLoadFailed(manager.errors)
 
     auth = auth or AuthStorage(agent_home / "auth.json")
     if model_registry is None:

@@ -273,7 +273,9 @@ def test_malformed_settings_is_reported_and_left_alone(
 
     load(manager)
 
-    assert any(f"{settings}:3" in d.message for d in manager.diagnostics)
+    assert any(
+        problem.startswith(f"{settings}:3:1: invalid JSON") for problem in manager.config_problems
+    )
     assert settings.read_text() == before
 
 
@@ -416,3 +418,14 @@ def test_providers_registered_at_load_are_kept_for_binding(
     manager.bind(object(), model_registry=registry)
     assert applied == [("local", provider.config)]
     assert manager.ctx.model_registry is registry
+
+
+def test_blocked_names_compare_like_distribution_names(manager: PluginManager) -> None:
+    from pi_core.plugins.sources import PluginSource
+
+    manager.blocked.update({"pi-plugin-gate", "my-tool"})
+    assert manager.is_blocked(
+        PluginSource("gate", "distribution", "installed", distribution="Pi_Plugin.Gate")
+    )
+    assert manager.is_blocked(PluginSource("My_Tool", "file", "cli"))
+    assert not manager.is_blocked(PluginSource("gatekeeper", "file", "cli"))

@@ -27,19 +27,28 @@ class AuthStorage:
         except OSError as error:
             self.error = f"{self.path}: cannot read: {error.strerror}"
             return {}
+        except UnicodeDecodeError as error:
+            self.error = f"{self.path}: not UTF-8 text: {error.reason}"
+            return {}
         try:
             data = json.loads(text) if text.strip() else {}
         except json.JSONDecodeError as error:
-            self.error = f"{self.path}:{error.lineno}: invalid JSON: {error.msg}"
+            self.error = (
+                f"{self.path}:{error.lineno}:{error.colno}: invalid JSON in auth.json: {error.msg}"
+            )
             return {}
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            self.error = f"{self.path}:1:1: auth.json must be a JSON object"
+            return {}
+        return data
 
     def set_runtime_key(self, provider: str, key: str) -> None:
         """Use `key` for `provider` in this process only (the `--api-key` flag)."""
         self._runtime[provider] = key
 
     def set_api_key(self, provider: str, key: str) -> None:
-        """Store an API key in auth.json (0600) under pi's lock; ValueError if it is unreadable."""
+        """Store an API key in auth.json (0600) under pi's lock; a file that cannot be read is
+        never written over (ValueError), so no stored credential is lost."""
         from pi_core.fileio import PRIVATE_MODE, atomic_write, pi_lock
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -47,7 +56,9 @@ class AuthStorage:
             self.error = None
             current = self._read()
             if self.error is not None:  # never write over a file we cannot read
-                raise ValueError(self.error)
+                raise ValueError(
+                    f"refusing to write auth.json: {self.error}; fix or remove it first"
+                )
             current[provider] = {"type": "api_key", "key": key}
             atomic_write(self.path, json.dumps(current, indent=2), mode=PRIVATE_MODE)
             self._data = current

@@ -37,10 +37,14 @@ def read_models_json(path: Path) -> dict[str, CustomProvider]:
         return {}
     except OSError as error:
         raise ModelsJsonError(f"{path}: cannot read: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise ModelsJsonError(f"{path}: not UTF-8 text: {error.reason}") from None
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as error:
-        raise ModelsJsonError(f"{path}:{error.lineno}: invalid JSON: {error.msg}") from None
+        raise ModelsJsonError(
+            f"{path}:{error.lineno}:{error.colno}: invalid JSON in models.json: {error.msg}"
+        ) from None
     providers = data.get("providers", {}) if isinstance(data, dict) else None
     if not isinstance(providers, dict):
         raise ModelsJsonError(f'{path}: expected {{"providers": {{...}}}}')

@@ -8,11 +8,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from pi_core.modes.startup import RunOptions, StartupError
+from pi_core.modes.startup import RunOptions, StartupError, report_problems
+
+if TYPE_CHECKING:
+    from pi_core.ai.registry import ModelRegistry
 
 THINKING = click.Choice(["off", "minimal", "low", "medium", "high", "xhigh"])
 
@@ -37,6 +40,7 @@ class RunCommand(click.Command):
                 cwd=Path.cwd(),
                 extensions=_prescan(args, ("-e", "--extension")),
                 no_extensions="--no-extensions" in args or "-ne" in args,
+                blocked=_prescan(args, ("--block-plugin",)),
             )
             from pi_core.modes.startup import load_plugins_for
 
@@ -142,6 +146,13 @@ Examples:
 @click.option(
     "-ne", "--no-extensions", is_flag=True, help="Skip plugin discovery (-e paths still load)."
 )
+@click.option(
+    "--block-plugin",
+    "blocked",
+    multiple=True,
+    metavar="NAME",
+    help="Do not load the plugin (or distribution) NAME (repeatable).",
+)
 @click.option("--skill", "skills", multiple=True, help="Load a skill file or folder (repeatable).")
 @click.option("-ns", "--no-skills", is_flag=True, help="Disable skills.")
 @click.option(
@@ -173,7 +184,7 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
 
     if values.pop("offline"):
         os.environ["PI_OFFLINE"] = "1"
-    values.pop("verbose")
+    verbose = values.pop("verbose")
     print_mode, mode = values.pop("print_mode"), values.pop("mode")
     list_models = values.pop("list_models")
     flag_values = {
@@ -188,6 +199,7 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         cwd=Path.cwd(),
         append_system_prompt=list(values.pop("append_system_prompt")),
         extensions=list(values.pop("extensions")),
+        blocked=list(values.pop("blocked")),
         skills=list(values.pop("skills")),
         prompt_templates=list(values.pop("prompt_templates")),
         themes=list(values.pop("themes")),
@@ -197,10 +209,14 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         **values,
     )
     manager: PluginManager = ctx.meta["pi.plugins"]
+    registry = manager.model_registry()
+    must_stop = report_problems(manager, registry, verbose=verbose)
     if list_models is not None:
         from pi_core.modes.list_models import print_models
 
-        sys.exit(print_models(manager, list_models))
+        sys.exit(print_models(registry, list_models))
+    if must_stop:
+        sys.exit(1)
     files = [a[1:] for a in arguments if a.startswith("@")]
     messages = [a for a in arguments if not a.startswith("@")]
     if mode is None and not print_mode and sys.stdin.isatty():
@@ -210,12 +226,17 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         )
     import asyncio
 
-    code = asyncio.run(_run(options, manager, mode or "text", messages, files))
+    code = asyncio.run(_run(options, manager, registry, mode or "text", messages, files))
     sys.exit(code)
 
 
 async def _run(
-    options: RunOptions, manager: Any, mode: str, messages: list[str], files: list[str]
+    options: RunOptions,
+    manager: Any,
+    registry: ModelRegistry,
+    mode: str,
+    messages: list[str],
+    files: list[str],
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.startup import open_session
@@ -228,7 +249,7 @@ async def _run(
 
             ui = RpcUI(write_record)
             manager.runtime.ui = ui
-            session = await open_session(options, manager, ui)
+            session = await open_session(options, manager, ui, registry)
             return await run_rpc_mode(session, ui)
         attached = process_file_arguments(files, options.cwd)
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
@@ -238,7 +259,7 @@ async def _run(
         prompts = ([first] if first else []) + messages[1:]
         if not prompts:
             raise StartupError("No prompt given: pass a message, an @file, or pipe text in")
-        session = await open_session(options, manager)
+        session = await open_session(options, manager, model_registry=registry)
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
         click.echo(f"Error: {error}", err=True)
         return 1

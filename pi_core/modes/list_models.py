@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
+if TYPE_CHECKING:
+    from pi_core.ai.registry import ModelRegistry
 
-def print_models(manager: Any, search: str) -> int:
+
+def print_models(registry: ModelRegistry, search: str) -> int:
     """Print provider, model, context window, max output and whether it thinks; return 0."""
-    registry = manager.model_registry()
     models = [m for m in registry.all_models() if search.lower() in m.key.lower()]
     if not models:
         click.echo("No models match." if search else "No models configured.")
@@ -22,8 +24,6 @@ def print_models(manager: Any, search: str) -> int:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     for row in rows:
         click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)))
-    for error in registry.errors:
-        click.echo(f"warning: {error}", err=True)
     return 0
 
 

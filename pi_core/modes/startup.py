@@ -11,6 +11,7 @@ from pi_core.plugins.manager import LoadOptions, PluginManager
 
 if TYPE_CHECKING:
     from pi_core.agent_session.session import AgentSession
+    from pi_core.ai.registry import ModelRegistry
     from pi_core.plugins.ui import ExtensionUI
     from pi_core.session.manager import SessionManager
 
@@ -42,6 +43,7 @@ class RunOptions:
     no_builtin_tools: bool = False
     extensions: list[str] = field(default_factory=list)
     no_extensions: bool = False
+    blocked: list[str] = field(default_factory=list)
     skills: list[str] = field(default_factory=list)
     no_skills: bool = False
     prompt_templates: list[str] = field(default_factory=list)
@@ -105,20 +107,51 @@ def load_plugins_for(options: RunOptions, ui: ExtensionUI | None = None) -> Plug
     """Load the plugins the options allow (used before parsing plugin flags, and to run)."""
     manager = PluginManager(options.cwd, ui=ui)
     manager.load(
-        LoadOptions(extension_paths=options.extensions, no_extensions=options.no_extensions)
+        LoadOptions(
+            extension_paths=options.extensions,
+            no_extensions=options.no_extensions,
+            blocked=options.blocked,
+        )
     )
     return manager
 
 
+def config_warnings(manager: PluginManager, registry: ModelRegistry) -> list[str]:
+    """Return one line per config file that could not be (fully) used: settings, models.json,
+    auth.json, each with the file and, for JSON errors, line and column."""
+    problems = [*manager.config_problems, *registry.errors]
+    if registry.auth.error:
+        problems.append(registry.auth.error)
+    return list(dict.fromkeys(problems))
+
+
+def report_problems(manager: PluginManager, registry: ModelRegistry, *, verbose: bool) -> bool:
+    """Print config warnings and plugin load errors on stderr; return True when a plugin failed
+    (start-up must stop: a plugin that did not load may be a gate)."""
+    import click
+
+    for warning in config_warnings(manager, registry):
+        click.echo(f"Warning: {warning}", err=True)
+    for error in manager.errors:
+        click.echo(f"Error: {error.message()}", err=True)
+        if verbose and error.traceback:
+            click.echo(error.traceback.rstrip(), err=True)
+    return bool(manager.errors)
+
+
 async def open_session(
-    options: RunOptions, plugins: PluginManager, ui: ExtensionUI | None = None
+    options: RunOptions,
+    plugins: PluginManager,
+    ui: ExtensionUI | None = None,
+    model_registry: ModelRegistry | None = None,
 ) -> AgentSession:
     """Create the AgentSession the options describe (plugins already loaded)."""
     from pi_core.resources.loader import ResourceLoader
     from pi_core.resources.settings import SettingsManager
     from pi_core.sdk import create_agent_session
 
-    settings = SettingsManager.create(options.cwd, str(plugins.agent_dir))
+    settings = plugins.settings or SettingsManager.create(options.cwd, str(plugins.agent_dir))
+    registry = model_registry or plugins.model_registry()
     resources = ResourceLoader(
         options.cwd,
         plugins.agent_dir,
@@ -138,7 +171,7 @@ async def open_session(
     session_manager = session_manager_for(options, settings.get_session_dir())
     model: Any = model_pattern(options)
     if model is None and options.provider:
-        model = provider_default(plugins, options.provider)
+        model = provider_default(registry, options.provider)
     session = await create_agent_session(
         cwd=options.cwd,
         agent_dir=plugins.agent_dir,
@@ -151,6 +184,8 @@ async def open_session(
         settings=settings,
         resources=resources,
         api_key=options.api_key,
+        auth=registry.auth,
+        model_registry=registry,
         plugin_manager=plugins,
         ui=ui,
     )
@@ -162,9 +197,9 @@ async def open_session(
     return session
 
 
-def provider_default(plugins: PluginManager, provider: str) -> str:
+def provider_default(registry: ModelRegistry, provider: str) -> str:
     """Return `provider/id` of the provider's first model (for `--provider` alone)."""
-    for model in plugins.model_registry().all_models():
+    for model in registry.all_models():
         if model.provider == provider:
             return model.key
     raise StartupError(f"Unknown provider {provider!r}: no model of it is configured")

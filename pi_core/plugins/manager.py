@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from pi_core.config.paths import project_dir, resolve_path
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
-from pi_core.plugins.installed import missing_plugin_diagnostics
+from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.loader import import_plugin
 from pi_core.plugins.registry import PluginRegistrations, Registry
 from pi_core.plugins.runtime import PluginRuntime
@@ -72,6 +73,8 @@ class PluginManager:
         self.plugins: list[LoadedPlugin] = []
         self.errors: list[PluginLoadError] = []
         self.diagnostics: list[Diagnostic] = []
+        self.settings: SettingsManager | None = None
+        self.config_problems: list[str] = []
         self.blocked: set[str] = set()
         self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
         self._registry: Registry | None = None
@@ -82,16 +85,18 @@ class PluginManager:
         """Discover and load every plugin in order; failures are recorded, never raised."""
         options = options or LoadOptions()
         settings = SettingsManager.create(self.cwd, str(self.agent_dir))
-        for problem in settings.errors:
-            self.diagnostics.append(Diagnostic(str(problem), problem.path, problem.level))
+        self.settings = settings
+        self.config_problems.extend(str(problem) for problem in settings.errors)
         if options.installed:
-            self.diagnostics.extend(missing_plugin_diagnostics(settings, self.cwd, self.agent_dir))
-        self.blocked.update(settings.settings.blocked_plugins, options.blocked)
+            self.errors.extend(recorded_plugin_errors(settings, self.cwd, self.agent_dir))
+        self.blocked.update(
+            map(normalize_name, [*settings.settings.blocked_plugins, *options.blocked])
+        )
         found = discover(
             cwd=self.cwd,
             agent_dir=self.agent_dir,
             settings_paths=_extension_paths(settings, self.cwd, self.agent_dir),
-            cli_paths=[Path(p).expanduser() for p in options.extension_paths],
+            cli_paths=[resolve_path(p, self.cwd) for p in options.extension_paths],
             installed=options.installed,
             extensions=not options.no_extensions,
         )
@@ -102,7 +107,7 @@ class PluginManager:
 
     def load_source(self, source: PluginSource) -> LoadedPlugin | None:
         """Import, validate and register one plugin; record an error and return None on failure."""
-        if source.name in self.blocked or (source.distribution or "") in self.blocked:
+        if self.is_blocked(source):
             self.diagnostics.append(
                 Diagnostic(f"plugin {source.name!r} is blocked", source.describe(), "info")
             )
@@ -115,6 +120,13 @@ class PluginManager:
             self._fail(source, error)
             return None
         return self.register(obj, source)
+
+    def is_blocked(self, source: PluginSource) -> bool:
+        """Return whether `blockedPlugins` / `--block-plugin` name it or its distribution."""
+        names = {normalize_name(source.name)}
+        if source.distribution:
+            names.add(normalize_name(source.distribution))
+        return bool(names & self.blocked)
 
     def register(self, obj: Any, source: PluginSource) -> LoadedPlugin | None:
         """Register an imported plugin object and run its registration hooks."""
@@ -253,6 +265,8 @@ class PluginManager:
                 source=source.describe(),
                 error=_describe_error(error),
                 traceback="".join(traceback.format_exception(error)),
+                kind="distribution" if source.kind == "distribution" else "file",
+                fix=how_to_skip(source),
             )
         )
 
@@ -274,12 +288,35 @@ def _extension_paths(settings: SettingsManager, cwd: Path, agent_dir: Path) -> l
     ]
 
 
+def normalize_name(name: str) -> str:
+    """Compare plugin and distribution names the way packaging does (`Foo_Bar` == `foo-bar`)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def how_to_skip(source: PluginSource) -> str:
+    """Say how to start without a plugin that fails to load (nothing for `-e` and code)."""
+    block = f"pi --block-plugin {source.name}"
+    if source.kind == "distribution":
+        remove = f"pi remove {source.distribution}" if source.distribution else "pip uninstall it"
+        return (
+            f'to start without it: {block}, or add "{source.name}" to "blockedPlugins" in '
+            f"settings.json; to uninstall it: {remove}"
+        )
+    if source.origin in ("global", "project") and source.path is not None:
+        return f"to start without it: move it out of {source.path.parent}, or {block}"
+    if source.origin == "settings":
+        return f'to start without it: take it out of "extensions" in settings.json, or {block}'
+    return ""
+
+
 def _describe_error(error: BaseException) -> str:
     if isinstance(error, SyntaxError):
-        where = (
-            f"{error.filename}, line {error.lineno}" if error.filename else f"line {error.lineno}"
-        )
-        return f"SyntaxError: {error.msg} ({where})"
+        where = f"line {error.lineno}"
+        if error.offset:
+            where += f", column {error.offset}"
+        if error.filename:
+            where = f"{error.filename}, {where}"
+        return f"{type(error).__name__}: {error.msg} ({where})"
     text = str(error).strip()
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 

@@ -96,13 +96,30 @@ def scan_folder(folder: Path, origin: Origin, discovery: Discovery) -> None:
 
 
 def add_explicit_path(path: Path, origin: Origin, discovery: Discovery) -> None:
-    """Add a path named in settings or with `-e`: a file, a package, or a folder of plugins."""
+    """Add a path named in settings or with `-e`: a file, a package, or a folder of plugins.
+
+    A path that does not exist is a load error (start-up stops), as is a TypeScript extension
+    named with `-e`; in settings, shared with pi, a TypeScript path is only noted."""
     if not path.exists():
+        fix = (
+            'to start without it: take it out of "extensions" in settings.json'
+            if origin == "settings"
+            else ""
+        )
         discovery.errors.append(
-            PluginLoadError(path.stem, str(path), f"extension path does not exist: {path}")
+            PluginLoadError(path.stem, str(path), f"Extension path does not exist: {path}", fix=fix)
         )
     elif path.is_dir() and not (path / "__init__.py").is_file():
         scan_folder(path, origin, discovery)
+    elif origin == "cli" and _is_foreign_extension(path):
+        discovery.errors.append(
+            PluginLoadError(
+                path.stem,
+                str(path),
+                "TypeScript/JavaScript extensions do not run here; port it to a Python plugin "
+                "(see docs/writing-a-plugin.md)",
+            )
+        )
     elif _is_foreign_extension(path):
         discovery.diagnostics.append(
             Diagnostic(

@@ -156,7 +156,7 @@ def test_broken_models_json_is_reported_not_fatal(tmp_path: Path) -> None:
     assert reg.errors and "provider 'x'" in reg.errors[0] and "models.json" in reg.errors[0]
     (tmp_path / "models.json").write_text("{ not json")
     reg.reload()
-    assert "models.json:1: invalid JSON" in reg.errors[0]
+    assert "models.json:1:3: invalid JSON in models.json" in reg.errors[0]
 
 
 def test_key_order_runtime_then_auth_json_then_env_then_config(

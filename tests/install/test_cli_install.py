@@ -91,5 +91,7 @@ def test_list_and_update_with_records(pi_bin: str, project: Path, isolated_agent
     assert "Skipping ./gone: a local path" in updated.stdout
 
     plugins = run(pi_bin, "plugins", cwd=project)
-    assert "'pi-plugin-zzz==1.0'" in plugins.stdout
-    assert "is not installed; install it with: pi install pi-plugin-zzz==1.0" in plugins.stdout
+    assert plugins.returncode == 0, plugins.stderr
+    settings = isolated_agent_dir / "settings.json"
+    assert f"  pi-plugin-zzz==1.0  recorded in {settings}\n      not installed\n" in plugins.stdout
+    assert "install it with: pi install pi-plugin-zzz==1.0" in plugins.stdout

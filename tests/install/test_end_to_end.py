@@ -143,7 +143,7 @@ def test_install_list_plugins_remove(venv_python: Path, home: Path, plugin_sourc
     )
     report = json.loads(pi(venv_python, home, cwd, "plugins", "--json").stdout)
     assert all(p["name"] != "hello" for p in report["plugins"])
-    hint = next(d["message"] for d in report["diagnostics"] if "not installed" in d["message"])
+    hint = next(e["fix"] for e in report["errors"] if e["error"] == "not installed")
     command = hint.split("install it with: ", 1)[1]
     assert command == "pi install ./pi-plugin-hello"
     again = pi(venv_python, home, cwd, *shlex.split(command)[1:], *OFFLINE)
@@ -157,7 +157,7 @@ def test_install_list_plugins_remove(venv_python: Path, home: Path, plugin_sourc
     assert json.loads(settings.read_text()) == {"plugins": []}
     report = json.loads(pi(venv_python, home, cwd, "plugins", "--json").stdout)
     assert all(p["name"] != "hello" for p in report["plugins"])
-    assert not any("not installed" in d["message"] for d in report["diagnostics"])
+    assert report["errors"] == []
 
 
 def test_pip_failure_exits_non_zero_and_records_nothing(

@@ -2,6 +2,9 @@
 
 Getters read the effective settings; setters write one key to the global file unless a `scope`
 is given (the resource lists and `blockedPlugins` take one, like pi's `setProject…` methods).
+The preferences a session changes (model, thinking level, queue modes, compaction, retry) are
+remembered: when the global file is not valid settings they hold for this run only and the file
+is left untouched, as pi does; the other setters raise SettingsFileError instead.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ class SettingsAccessors:
         """Write one key."""
         raise NotImplementedError
 
+    def remember(self, key: str, value: Any) -> None:
+        """Save a preference the session changed; in memory only when the file is unusable."""
+        raise NotImplementedError
+
     # --- model --------------------------------------------------------------------------
 
     def get_default_provider(self) -> str | None:
@@ -50,16 +57,16 @@ class SettingsAccessors:
 
     def set_default_provider(self, provider: str) -> None:
         """Write `defaultProvider`."""
-        self.set("defaultProvider", provider)
+        self.remember("defaultProvider", provider)
 
     def set_default_model(self, model_id: str) -> None:
         """Write `defaultModel`."""
-        self.set("defaultModel", model_id)
+        self.remember("defaultModel", model_id)
 
     def set_default_model_and_provider(self, provider: str, model_id: str) -> None:
         """Write `defaultProvider` and `defaultModel`."""
-        self.set("defaultProvider", provider)
-        self.set("defaultModel", model_id)
+        self.remember("defaultProvider", provider)
+        self.remember("defaultModel", model_id)
 
     def get_default_thinking_level(self) -> ThinkingLevel | None:
         """Return `defaultThinkingLevel`."""
@@ -67,7 +74,7 @@ class SettingsAccessors:
 
     def set_default_thinking_level(self, level: ThinkingLevel) -> None:
         """Write `defaultThinkingLevel`."""
-        self.set("defaultThinkingLevel", level)
+        self.remember("defaultThinkingLevel", level)
 
     def get_thinking_budgets(self) -> ThinkingBudgetsSettings | None:
         """Return `thinkingBudgets`."""
@@ -79,7 +86,7 @@ class SettingsAccessors:
 
     def set_enabled_models(self, patterns: list[str] | None) -> None:
         """Write `enabledModels`."""
-        self.set("enabledModels", patterns)
+        self.remember("enabledModels", patterns)
 
     def get_transport(self) -> str:
         """Return `transport` (default "auto")."""
@@ -87,7 +94,7 @@ class SettingsAccessors:
 
     def set_transport(self, transport: str) -> None:
         """Write `transport`."""
-        self.set("transport", transport)
+        self.remember("transport", transport)
 
     # --- agent behaviour ----------------------------------------------------------------
 
@@ -97,7 +104,7 @@ class SettingsAccessors:
 
     def set_steering_mode(self, mode: QueueMode) -> None:
         """Write `steeringMode`."""
-        self.set("steeringMode", mode)
+        self.remember("steeringMode", mode)
 
     def get_follow_up_mode(self) -> QueueMode:
         """Return `followUpMode` (default "one-at-a-time")."""
@@ -105,7 +112,7 @@ class SettingsAccessors:
 
     def set_follow_up_mode(self, mode: QueueMode) -> None:
         """Write `followUpMode`."""
-        self.set("followUpMode", mode)
+        self.remember("followUpMode", mode)
 
     def get_compaction_settings(self) -> CompactionSettings:
         """Return `compaction` (enabled, reserveTokens 16384, keepRecentTokens 20000)."""
@@ -117,7 +124,7 @@ class SettingsAccessors:
 
     def set_compaction_enabled(self, enabled: bool) -> None:
         """Write `compaction.enabled`."""
-        self.set("compaction.enabled", enabled)
+        self.remember("compaction.enabled", enabled)
 
     def get_branch_summary_settings(self) -> BranchSummarySettings:
         """Return `branchSummary`."""
@@ -133,7 +140,7 @@ class SettingsAccessors:
 
     def set_retry_enabled(self, enabled: bool) -> None:
         """Write `retry.enabled`."""
-        self.set("retry.enabled", enabled)
+        self.remember("retry.enabled", enabled)
 
     def get_session_dir(self) -> str | None:
         """Return `sessionDir` with `~` expanded."""

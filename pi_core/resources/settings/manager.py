@@ -229,6 +229,14 @@ class SettingsManager(SettingsAccessors):
         """Write one key (a JSON path like `compaction.enabled`) to a scope's file."""
         self._write(key_path(key), value, scope, remove=False)
 
+    def remember(self, key: KeyPath, value: Any) -> None:
+        """Save a preference the session changed to the global file; when that file cannot be
+        used (not valid settings, locked), keep the value for this run only, file untouched."""
+        try:
+            self.set(key, value)
+        except SettingsFileError:
+            self.apply_overrides(_nest(key_path(key), value))
+
     def unset(self, key: KeyPath, scope: SettingsScope = "global") -> None:
         """Remove one key from a scope's file."""
         self._write(key_path(key), None, scope, remove=True)
