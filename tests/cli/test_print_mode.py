@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import json
 
-from pi_core.testing import chat_error, chat_stream
+from pi_core.testing import chat_error, chat_models_json, chat_stream
 from tests.cli.conftest import Cli
 
 PNG = base64.b64decode(
@@ -46,6 +46,8 @@ def test_json_mode_prints_the_header_then_every_event(cli: Cli) -> None:
 def test_file_arguments_are_inlined_and_images_attached(cli: Cli) -> None:
     (cli.cwd / "notes.md").write_text("# Notes\nbuy milk")
     (cli.cwd / "dot.png").write_bytes(PNG)
+    vision = chat_models_json(cli.server.base_url, input=["text", "image"])
+    (cli.agent_dir / "models.json").write_text(json.dumps(vision))
     cli.server.queue(chat_stream("seen"))
     result = cli.run("-p", "@notes.md", "@dot.png", "Summarize")
     assert result.returncode == 0, result.stderr

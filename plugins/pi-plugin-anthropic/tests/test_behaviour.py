@@ -255,8 +255,9 @@ def test_payload_thinking_signatures_images_tool_results_and_caching() -> None:
         ],
     )
     model = Model(
-        id="claude", api="anthropic-messages", provider="anthropic", reasoning=True, max_tokens=8000
-    )
+        id="claude", api="anthropic-messages", provider="anthropic", reasoning=True,
+        max_tokens=8000, input=["text", "image"],
+    )  # fmt: skip
     payload = build_payload(model, context, StreamOptions(reasoning="high"))
 
     assert payload["system"] == [

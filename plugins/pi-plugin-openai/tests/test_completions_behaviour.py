@@ -131,7 +131,9 @@ def test_payload_honours_compat_flags_images_and_tool_results() -> None:
             ToolResultMessage(tool_call_id="t1", tool_name="read", content=[TextContent(text="X")]),
         ],
     )  # fmt: skip
-    plain = Model(id="m", api="openai-completions", provider="p", reasoning=True)
+    plain = Model(
+        id="m", api="openai-completions", provider="p", reasoning=True, input=["text", "image"]
+    )
     payload = build_payload(plain, context, StreamOptions(max_tokens=100, reasoning="high"))
     assert payload["messages"][0] == {"role": "developer", "content": "be brief"}
     assert payload["messages"][1]["content"][1] == {

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
+from pi_core.ai.transform import transform_messages
 from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
 
@@ -81,10 +83,15 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     }
 
 
-def build_messages(context: LLMContext) -> list[dict[str, Any]]:
+def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Another model's tool-call id as the Messages API takes it: at most 64 safe characters."""
+    return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
+
+
+def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     """Convert messages; consecutive tool results share one user message, as the API requires."""
     messages: list[dict[str, Any]] = []
-    for message in context.messages:
+    for message in transform_messages(context.messages, model, normalize_tool_call_id):
         if isinstance(message, UserMessage):
             messages.append({"role": "user", "content": _user_blocks(message.content)})
         elif isinstance(message, AssistantMessage):
@@ -109,7 +116,7 @@ def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> 
     """Return the request body: system (cached), messages, tools, token limit, thinking."""
     payload: dict[str, Any] = {
         "model": model.id,
-        "messages": build_messages(context),
+        "messages": build_messages(model, context),
         "max_tokens": options.max_tokens or min(model.max_tokens or 32_000, 32_000),
         "stream": True,
     }

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
+from pi_core.ai.transform import transform_messages
 from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
 
@@ -66,6 +68,16 @@ def _tool_result(model: Model, message: ToolResultMessage) -> dict[str, Any]:
     return result
 
 
+def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
+    """Another model's tool-call id as Chat Completions takes it (pi's rule: `call|item` ids keep
+    the call part, at most 40 safe characters; OpenAI's own ids at most 40)."""
+    if "|" in call_id:
+        return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id.split("|", 1)[0])[:40]
+    if model.provider == "openai":
+        return call_id[:40]
+    return call_id
+
+
 def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     """Convert the system prompt and messages to Chat Completions messages."""
     messages: list[dict[str, Any]] = []
@@ -74,12 +86,10 @@ def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
         messages.append(
             {"role": "developer" if developer else "system", "content": context.system_prompt}
         )
-    for message in context.messages:
+    for message in transform_messages(context.messages, model, normalize_tool_call_id):
         if isinstance(message, UserMessage):
             messages.append({"role": "user", "content": _user_content(message)})
         elif isinstance(message, AssistantMessage):
-            if message.stop_reason in ("error", "aborted") and not message.content:
-                continue
             converted = _assistant(model, message)
             if converted is not None:
                 messages.append(converted)

@@ -1,9 +1,5 @@
-"""Preparing a conversation for the Responses API, as pi does before converting it.
-
-Failed or aborted turns are dropped, tool calls left without a result get an error result, other
-models' thinking travels as plain text, their tool-call ids are made acceptable to OpenAI, and
-images become a placeholder for models without image input.
-"""
+"""The Responses API's rule for other models' tool-call ids (`call_id|item_id`), on top of the
+core's message transform."""
 
 from __future__ import annotations
 
@@ -12,14 +8,11 @@ import re
 
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMMessage
-from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.ai.transform import transform_messages
+from pi_core.messages.llm import AssistantMessage
 
 OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode"}
 """Providers whose tool-call ids carry a Responses item id after a `|` worth keeping."""
-
-_USER_IMAGE = "(image omitted: model does not support images)"
-_TOOL_IMAGE = "(tool image omitted: model does not support images)"
 
 
 def short_hash(text: str) -> str:
@@ -29,11 +22,6 @@ def short_hash(text: str) -> str:
 
 def _id_part(part: str) -> str:
     return re.sub(r"[^a-zA-Z0-9_-]", "_", part)[:64].rstrip("_")
-
-
-def same_model(message: AssistantMessage, model: Model) -> bool:
-    """Return whether `message` came from this very model (provider, API and id)."""
-    return (message.provider, message.api, message.model) == (model.provider, model.api, model.id)
 
 
 def _normalize_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
@@ -47,84 +35,6 @@ def _normalize_call_id(call_id: str, model: Model, source: AssistantMessage) -> 
     return f"{_id_part(call)}|{item}"
 
 
-Blocks = list[TextContent | ImageContent]
-
-
-def _without_images(content: Blocks, placeholder: str) -> Blocks:
-    result: Blocks = []
-    for block in content:
-        if isinstance(block, ImageContent):
-            if not (
-                result and isinstance(result[-1], TextContent) and result[-1].text == placeholder
-            ):
-                result.append(TextContent(text=placeholder))
-        else:
-            result.append(block)
-    return result
-
-
-def _assistant(message: AssistantMessage, model: Model, ids: dict[str, str]) -> AssistantMessage:
-    if same_model(message, model):
-        return message
-    content: list[TextContent | ThinkingContent | ToolCall] = []
-    for block in message.content:
-        if isinstance(block, ThinkingContent):
-            if not block.redacted and block.thinking.strip():
-                content.append(TextContent(text=block.thinking))
-        elif isinstance(block, TextContent):
-            content.append(TextContent(text=block.text))
-        else:
-            new_id = _normalize_call_id(block.id, model, message)
-            if new_id != block.id:
-                ids[block.id] = new_id
-            content.append(block.model_copy(update={"id": new_id, "thought_signature": None}))
-    return message.model_copy(update={"content": content})
-
-
 def prepare_messages(messages: list[LLMMessage], model: Model) -> list[LLMMessage]:
-    """Return the messages to send: transformed for `model`, every tool call answered."""
-    images = "image" in model.input
-    ids: dict[str, str] = {}
-    result: list[LLMMessage] = []
-    pending: list[ToolCall] = []
-    answered: set[str] = set()
-
-    def answer_pending() -> None:
-        """Give each call of the last assistant turn that got no result an error result."""
-        for call in pending:
-            if call.id not in answered:
-                result.append(
-                    ToolResultMessage(
-                        tool_call_id=call.id,
-                        tool_name=call.name,
-                        content=[TextContent(text="No result provided")],
-                        is_error=True,
-                    )
-                )
-        pending.clear()
-        answered.clear()
-
-    for message in messages:
-        if isinstance(message, AssistantMessage):
-            answer_pending()
-            if message.stop_reason in ("error", "aborted"):
-                continue
-            message = _assistant(message, model, ids)
-            pending.extend(b for b in message.content if isinstance(b, ToolCall))
-        elif isinstance(message, ToolResultMessage):
-            updates: dict[str, object] = {}
-            if message.tool_call_id in ids:
-                updates["tool_call_id"] = ids[message.tool_call_id]
-            if not images:
-                updates["content"] = _without_images(message.content, _TOOL_IMAGE)
-            message = message.model_copy(update=updates) if updates else message
-            answered.add(message.tool_call_id)
-        elif isinstance(message, UserMessage):
-            answer_pending()
-            if not images and not isinstance(message.content, str):
-                message = message.model_copy(
-                    update={"content": _without_images(message.content, _USER_IMAGE)}
-                )
-        result.append(message)
-    answer_pending()
-    return result
+    """The messages to send: transformed for `model` with Responses ids, every call answered."""
+    return transform_messages(messages, model, _normalize_call_id)
