@@ -10,6 +10,8 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -94,6 +96,7 @@ def _parse(path: Path, data: bytes) -> ReadResult:
         result.entries = fast
         return _check_header(path, data, result)
     last_index = len(lines) - 1
+    torn_first: bytes | None = None
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -102,13 +105,45 @@ def _parse(path: Path, data: bytes) -> ReadResult:
             if not isinstance(entry, dict):
                 raise ValueError("not a JSON object")
         except ValueError as error:
+            if not result.entries and not result.skipped_lines:
+                torn_first = raw
             result.skipped_lines += 1
             torn = number - 1 == last_index and result.ends_mid_line
             what = "incomplete last line (interrupted write)" if torn else "malformed line"
             result.warnings.append(f"{path}:{number}: skipped {what}: {error}")
             continue
         result.entries.append(entry)
+    if torn_first is not None and result.entries and result.entries[0].get("type") != "session":
+        _recover_header(path, torn_first, result)
     return _check_header(path, data, result)
+
+
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _recover_header(path: Path, torn: bytes, result: ReadResult) -> None:
+    """Rebuild a header torn by a crash during the file's first write, from what survives.
+
+    The id comes from the torn line or the file name (`<time>_<uuid>.jsonl`), the time from the
+    torn line or the first entry, the cwd from the torn line; the file itself is not changed.
+    """
+    text = torn.decode("utf-8", "replace")
+
+    def field(name: str) -> str | None:
+        match = re.search(rf'"{name}"\s*:\s*("(?:[^"\\]|\\.)*")', text)
+        return json.loads(match.group(1)) if match else None
+
+    name_id = _UUID.search(path.stem)
+    entries = result.entries
+    header: RawEntry = {
+        "type": "session",
+        "version": 3 if all("id" in entry for entry in entries) else 1,
+        "id": field("id") or (name_id.group(0) if name_id else str(uuid.uuid4())),
+        "timestamp": field("timestamp") or entries[0].get("timestamp") or "",
+        "cwd": field("cwd") or "",
+    }
+    entries.insert(0, header)
+    result.warnings.append(f"{path}:1: recovered the session header torn by an interrupted write")
 
 
 def _check_header(path: Path, data: bytes, result: ReadResult) -> ReadResult:
