@@ -20,7 +20,7 @@ from pi_plugin_tools.edit_diff import (
     restore_line_endings,
     strip_bom,
 )
-from pi_plugin_tools.files import atomic_write, file_mutation_lock
+from pi_plugin_tools.files import file_mutation_lock, replace_file
 from pi_plugin_tools.line_diff import generate_diff_string
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
@@ -157,7 +157,7 @@ class EditTool(Tool[EditToolInput]):
             check_aborted(signal)
             data = (bom + restore_line_endings(new, ending)).encode("utf-8", "surrogateescape")
             if not await asyncio.to_thread(
-                atomic_write, path, data, lambda: not (signal is not None and signal.aborted)
+                replace_file, path, data, lambda: not (signal is not None and signal.aborted)
             ):
                 check_aborted(signal)  # aborted before the rename: the file is untouched
         diff, first_changed = generate_diff_string(_visible(base), _visible(new))

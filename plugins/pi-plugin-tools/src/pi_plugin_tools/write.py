@@ -11,7 +11,7 @@ from pi_core.hookspecs import hookimpl
 from pi_core.tools.inputs import WriteToolInput
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import check_aborted
-from pi_plugin_tools.files import atomic_write, file_mutation_lock, write_target
+from pi_plugin_tools.files import file_mutation_lock, replace_file, write_target
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
     arg,
@@ -39,7 +39,7 @@ def _write(path: str, data: bytes, signal: AbortSignal | None) -> bool:
     if os.path.isdir(path):
         raise IsADirectoryError(f"Cannot write {path}: it is a directory")
     os.makedirs(os.path.dirname(write_target(path)) or ".", exist_ok=True)
-    return atomic_write(path, data, lambda: not (signal is not None and signal.aborted))
+    return replace_file(path, data, lambda: not (signal is not None and signal.aborted))
 
 
 class WriteTool(Tool[WriteToolInput]):
