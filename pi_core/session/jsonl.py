@@ -21,6 +21,7 @@ from typing import Any
 import pydantic_core
 
 from pi_core.fileio import atomic_write
+from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 
 RawEntry = dict[str, Any]
 
@@ -191,8 +192,9 @@ class Appender:
 
     def _open(self) -> int:
         if self._fd is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            make_private_dir(self.path.parent)
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT
+            self._fd = os.open(self.path, flags, SESSION_FILE_MODE)
         return self._fd
 
     @staticmethod
@@ -207,9 +209,11 @@ class Appender:
 def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:
     """Replace the file's content atomically (temp file + rename) with these entries.
 
-    `mode` as in `atomic_write`: None keeps an existing file's mode.
+    `mode` as in `atomic_write`: None keeps an existing file's mode; a new file is owner-only.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(path.parent)
+    if mode is None and not path.exists():
+        mode = SESSION_FILE_MODE
     with gc_paused():
         content = "".join(dumps(entry) + "\n" for entry in entries)
     atomic_write(path, content, mode=mode)

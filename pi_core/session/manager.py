@@ -25,7 +25,7 @@ from pi_core.session.jsonl import (
     rewrite_file,
 )
 from pi_core.session.migrate import migrate_entries
-from pi_core.session.paths import default_session_dir, find_most_recent_session
+from pi_core.session.paths import default_session_dir, find_most_recent_session, make_private_dir
 
 logger = logging.getLogger("pi.session")
 _entry_adapter: TypeAdapter[SessionEntry] = TypeAdapter(
@@ -78,7 +78,7 @@ class SessionManager:
         self._written = 0  # how many of self._entries are on disk
         self._appender: Appender | None = None
         if persist and session_dir is not None:
-            session_dir.mkdir(parents=True, exist_ok=True)
+            make_private_dir(session_dir)
         if session_file is not None:
             self.set_session_file(session_file, _preloaded)
         else:

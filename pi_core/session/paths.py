@@ -20,10 +20,25 @@ def sessions_root(agent: Path | None = None) -> Path:
     return (agent or default_agent_dir()) / "sessions"
 
 
+SESSION_DIR_MODE = 0o700
+SESSION_FILE_MODE = 0o600
+"""Sessions hold source code and command output: their folders and files are the owner's only."""
+
+
+def make_private_dir(folder: Path) -> None:
+    """Create `folder` and its missing parents with mode 0700 (existing folders are left as is)."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir(mode=SESSION_DIR_MODE, exist_ok=True)
+
+
 def default_session_dir(cwd: str, agent: Path | None = None) -> Path:
-    """Return (and create) the session folder of `cwd`."""
+    """Return (and create, owner-only) the session folder of `cwd`."""
     folder = sessions_root(agent) / encode_cwd(cwd)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_private_dir(folder)
     return folder
 
 

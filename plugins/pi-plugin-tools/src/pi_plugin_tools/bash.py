@@ -7,12 +7,13 @@ import signal as signals
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from pi_core.events.session import SessionShutdownEvent
 from pi_core.events.user import BashResult, UserBashEvent, UserBashResult
 from pi_core.hookspecs import hookimpl
 from pi_core.messages.content import TextContent
 from pi_core.tools.inputs import BashToolDetails, BashToolInput
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
-from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot
+from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot, remove_session_logs
 from pi_plugin_tools.process import run_in_shell
 from pi_plugin_tools.render import (
     arg,
@@ -224,3 +225,9 @@ async def user_bash(event: UserBashEvent) -> UserBashResult:
             full_output_path=snapshot.full_output_path,
         )
     )
+
+
+@hookimpl
+def session_shutdown(event: SessionShutdownEvent) -> None:
+    """Delete the full-output logs the session's commands wrote: they hold command output."""
+    remove_session_logs()

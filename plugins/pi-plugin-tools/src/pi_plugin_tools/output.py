@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import secrets
 import tempfile
@@ -21,6 +22,25 @@ from pi_plugin_tools.truncate import (
 def temp_output_path(prefix: str) -> str:
     """Return a fresh `<tmp>/<prefix>-<16 hex>.log` path, as pi names full-output files."""
     return os.path.join(tempfile.gettempdir(), f"{prefix}-{secrets.token_hex(8)}.log")
+
+
+_session_logs: set[str] = set()
+"""Full-output files written during the current session (they hold command output)."""
+
+
+def open_private_log(path: str) -> BinaryIO:
+    """Create the full-output file readable by its owner only, and remember it for cleanup."""
+    handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
+    _session_logs.add(path)
+    return handle
+
+
+def remove_session_logs() -> None:
+    """Delete the full-output files of the session that is ending."""
+    for path in list(_session_logs):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        _session_logs.discard(path)
 
 
 @dataclass(frozen=True)
@@ -157,7 +177,7 @@ class OutputAccumulator:
         if self.temp_file_path is not None:
             return
         self.temp_file_path = temp_output_path(self.temp_file_prefix)
-        self._temp_file = open(self.temp_file_path, "wb")  # noqa: SIM115 - closed in close()
+        self._temp_file = open_private_log(self.temp_file_path)
         for chunk in self._raw_chunks:
             self._temp_file.write(chunk)
         self._raw_chunks = []
