@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pi_core import AbortController, EventBus, NoOpUI, PluginActionError
 from pi_core.plugins.manager import PluginManager
+from pi_core.testing import PipeGate
 
 
 def test_context_exposes_state_while_loading(manager: PluginManager) -> None:
@@ -38,14 +40,20 @@ async def test_exec_runs_a_program(manager: PluginManager) -> None:
     assert result.stdout.strip() == "out" and result.code == 3 and not result.killed
 
 
-async def test_exec_is_killed_by_timeout_and_abort(manager: PluginManager) -> None:
+async def test_exec_is_killed_by_timeout_and_abort(manager: PluginManager, tmp_path: Path) -> None:
     slow = ["-c", "import time; time.sleep(30)"]
     timed_out = await manager.ctx.exec(sys.executable, slow, timeout=0.2)
     assert timed_out.killed
 
+    started = PipeGate(tmp_path / "started")
+    report_then_sleep = f"open({str(started.path)!r}, 'w').write('up\\n'); {slow[1]}"
     controller = AbortController()
-    asyncio.get_running_loop().call_later(0.2, controller.abort)
-    aborted = await manager.ctx.exec(sys.executable, slow, signal=controller.signal)
+    run = asyncio.ensure_future(
+        manager.ctx.exec(sys.executable, ["-c", report_then_sleep], signal=controller.signal)
+    )
+    await started.signalled()  # the program is running
+    controller.abort()
+    aborted = await asyncio.wait_for(run, 30)
     assert aborted.killed
 
 
@@ -109,7 +117,8 @@ async def test_abort_signal_listeners_and_wait() -> None:
     controller.signal.add_listener(lambda: fired.append("b"))
     remove()
     waiter = asyncio.create_task(controller.signal.wait())
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # one scheduling step: the waiter is now blocked in wait()
+    assert not waiter.done()
     controller.abort("user")
     await asyncio.wait_for(waiter, 1)
     controller.abort("again")

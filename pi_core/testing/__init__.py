@@ -1,6 +1,7 @@
 """Test helpers shipped with the core: a loopback fake LLM server and a scripted provider."""
 
 from pi_core.testing.fake_llm import FakeLLMServer, FakeResponse, RecordedRequest
+from pi_core.testing.gate import PipeGate
 from pi_core.testing.scripted import (
     ScriptedCall,
     ScriptedProvider,
@@ -14,6 +15,7 @@ from pi_core.testing.wire import chat_error, chat_models_json, chat_stream
 __all__ = [
     "FakeLLMServer",
     "FakeResponse",
+    "PipeGate",
     "RecordedRequest",
     "ScriptedCall",
     "ScriptedProvider",

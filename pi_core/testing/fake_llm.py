@@ -2,10 +2,15 @@
 
 Tests queue responses (SSE streams, JSON bodies, errors, connections cut mid-stream) and read
 back the requests the client sent. It binds 127.0.0.1 only and never reaches the network.
+
+A race test (abort mid-stream, a prompt while streaming) pauses a response instead of slowing it:
+`pause_after_chunks=N` sends N chunks, sets `paused` and holds the connection open until the test
+calls `resume()` (or the server stops), so "still streaming" is a fact, not a hope about timing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -29,6 +34,26 @@ class FakeResponse:
     headers: dict[str, str] = field(default_factory=dict)
     chunk_delay: float = 0.0
     cut_after_chunks: int | None = None  # close the connection after this many chunks
+    pause_after_chunks: int | None = None  # send this many chunks, then wait for resume()
+    paused: threading.Event = field(
+        default_factory=threading.Event, init=False, repr=False, compare=False
+    )  # set when the pause is reached
+    _resumed: threading.Event = field(
+        default_factory=threading.Event, init=False, repr=False, compare=False
+    )
+
+    def resume(self) -> None:
+        """Let a paused response send the rest of its chunks."""
+        self._resumed.set()
+
+    def wait_paused(self, timeout: float = 30.0) -> None:
+        """Block until the response has sent `pause_after_chunks` chunks and is holding."""
+        if not self.paused.wait(timeout):
+            raise TimeoutError(f"the response did not reach its pause in {timeout}s")
+
+    async def until_paused(self, timeout: float = 30.0) -> None:
+        """Wait, without blocking the event loop, until the response is holding at its pause."""
+        await asyncio.to_thread(self.wait_paused, timeout)
 
     @classmethod
     def sse(
@@ -95,7 +120,9 @@ class FakeLLMServer:
         self.requests: list[RecordedRequest] = []
         self._queue: deque[FakeResponse] = deque()
         self._router: Router | None = None
+        self._served: list[FakeResponse] = []
         self._lock = threading.Lock()
+        self._request_arrived = threading.Condition(self._lock)
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -128,6 +155,9 @@ class FakeLLMServer:
                 for index, chunk in enumerate(response.chunks):
                     if cut is not None and index >= cut:
                         break
+                    if index == response.pause_after_chunks:
+                        response.paused.set()
+                        response._resumed.wait()
                     try:
                         self.wfile.write(chunk)
                         self.wfile.flush()
@@ -164,8 +194,17 @@ class FakeLLMServer:
         self._thread.start()
         return self
 
+    def wait_for_requests(self, count: int, timeout: float = 30.0) -> None:
+        """Block until the server has received at least `count` requests."""
+        with self._request_arrived:
+            if not self._request_arrived.wait_for(lambda: len(self.requests) >= count, timeout):
+                raise TimeoutError(f"{len(self.requests)} of {count} requests in {timeout}s")
+
     def stop(self) -> None:
-        """Stop serving."""
+        """Stop serving (paused responses are resumed so their threads end)."""
+        with self._lock:
+            for response in self._served:
+                response.resume()
         self._server.shutdown()
         self._server.server_close()
 
@@ -178,18 +217,25 @@ class FakeLLMServer:
     def _record(self, handler: BaseHTTPRequestHandler, body: bytes) -> RecordedRequest:
         headers = {k.lower(): v for k, v in handler.headers.items()}
         request = RecordedRequest(handler.command, handler.path, headers, body)
-        with self._lock:
+        with self._request_arrived:
             self.requests.append(request)
+            self._request_arrived.notify_all()
         return request
 
     def _routed(self, request: RecordedRequest) -> FakeResponse | None:
         router = self._router
-        return router(request) if router is not None else None
+        response = router(request) if router is not None else None
+        if response is not None:
+            with self._lock:
+                self._served.append(response)  # so that stop() resumes it if it pauses
+        return response
 
     def _next(self) -> FakeResponse:
         with self._lock:
             if self._queue:
-                return self._queue.popleft()
+                response = self._queue.popleft()
+                self._served.append(response)
+                return response
         return FakeResponse.json_body(
             {"error": {"message": "fake server: no response queued", "type": "test_error"}},
             status=500,

@@ -1,4 +1,8 @@
-"""An in-process provider playing scripted responses, for unit tests of the loop and session."""
+"""An in-process provider playing scripted responses, for unit tests of the loop and session.
+
+A race test pauses a response instead of slowing it: `pause_after=N` streams N deltas, sets
+`paused` and waits for `resume()` (or the abort signal), so the agent is known to be streaming.
+"""
 
 from __future__ import annotations
 
@@ -36,8 +40,15 @@ class ScriptedResponse:
     error: str | None = None  # fail after streaming what came before
     stop_reason: StopReason | None = None
     chunk: int = 8  # characters per delta
-    delay: float = 0.0  # seconds between deltas (lets tests abort mid-stream)
+    delay: float = 0.0  # seconds between deltas (a slow model; races use pause_after instead)
     usage: tuple[int, int] = (10, 5)  # input, output tokens
+    pause_after: int | None = None  # deltas streamed before waiting for resume() or an abort
+    paused: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+    _resumed: asyncio.Event = field(default_factory=asyncio.Event, init=False, repr=False)
+
+    def resume(self) -> None:
+        """Let a paused response stream the rest."""
+        self._resumed.set()
 
 
 def reply(text: str = "", **kwargs: Any) -> ScriptedResponse:
@@ -78,26 +89,35 @@ class ScriptedProvider:
             self.responses.popleft() if self.responses else reply(error="no scripted response")
         )
         signal = options.signal
+        deltas = 0
+
+        async def before_delta() -> None:
+            nonlocal deltas
+            if deltas == response.pause_after:
+                await self._hold(response, signal)
+            deltas += 1
+            await self._pause(response.delay, signal)
+
         yield builder.start()
         try:
             if response.thinking:
                 index, thinking_start = builder.thinking_start()
                 yield thinking_start
                 for piece in _pieces(response.thinking, response.chunk):
-                    await self._pause(response.delay, signal)
+                    await before_delta()
                     yield builder.thinking_delta(index, piece)
                 yield builder.thinking_end(index, "scripted-signature")
             if response.text:
                 index, text_start = builder.text_start()
                 yield text_start
                 for piece in _pieces(response.text, response.chunk):
-                    await self._pause(response.delay, signal)
+                    await before_delta()
                     yield builder.text_delta(index, piece)
                 yield builder.text_end(index)
             for scripted in response.tool_calls:
                 index, call_start = builder.tool_call_start(scripted.id, scripted.name)
                 yield call_start
-                await self._pause(response.delay, signal)
+                await before_delta()
                 yield builder.tool_call_delta(index, json.dumps(scripted.arguments))
                 yield builder.tool_call_end(index)
         except asyncio.CancelledError:
@@ -108,6 +128,21 @@ class ScriptedProvider:
             yield builder.error(response.error)
             return
         yield builder.done(response.stop_reason)
+
+    @staticmethod
+    async def _hold(response: ScriptedResponse, signal: Any) -> None:
+        """Wait at the pause point until the test resumes the response or the run is aborted."""
+        response.paused.set()
+        waiters = {asyncio.ensure_future(response._resumed.wait())}
+        if signal is not None:
+            waiters.add(asyncio.ensure_future(signal.wait()))
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in waiters:
+                waiter.cancel()
+        if signal is not None and signal.aborted:
+            raise asyncio.CancelledError
 
     @staticmethod
     async def _pause(delay: float, signal: Any) -> None:

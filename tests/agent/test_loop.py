@@ -208,13 +208,15 @@ async def test_steering_mid_tools_skips_the_remaining_calls() -> None:
 
 
 async def test_follow_ups_run_when_the_agent_would_stop() -> None:
-    provider = ScriptedProvider(reply("first", delay=0.01), reply("second"), reply("third"))
+    first = reply("first", chunk=2, pause_after=1)
+    provider = ScriptedProvider(first, reply("second"), reply("third"))
     agent, events = make_agent(provider)
 
     task = asyncio.create_task(agent.prompt("start"))
-    await asyncio.sleep(0.005)
+    await first.paused.wait()  # the first answer is mid-stream
     agent.follow_up(UserMessage(content="and then?"))
     agent.follow_up(UserMessage(content="and finally?"))
+    first.resume()
     await task
 
     texts = [m.content[0].text for m in agent.state.messages if isinstance(m, AssistantMessage)]
@@ -225,25 +227,28 @@ async def test_follow_ups_run_when_the_agent_would_stop() -> None:
 
 
 async def test_all_mode_delivers_queued_messages_together() -> None:
-    provider = ScriptedProvider(reply("first", delay=0.01), reply("second"))
+    first = reply("first", chunk=2, pause_after=1)
+    provider = ScriptedProvider(first, reply("second"))
     agent, _ = make_agent(provider, follow_up_mode="all")
     task = asyncio.create_task(agent.prompt("start"))
-    await asyncio.sleep(0.005)
+    await first.paused.wait()
     agent.follow_up(UserMessage(content="x"))
     agent.follow_up(UserMessage(content="y"))
+    first.resume()
     await task
     assert [m.role for m in provider.requests[1].messages][-2:] == ["user", "user"]
     assert len(provider.requests) == 2
 
 
 async def test_abort_during_a_stream_keeps_the_partial_message() -> None:
-    provider = ScriptedProvider(reply("a long answer that keeps going " * 20, chunk=4, delay=0.01))
+    answer = reply("a long answer that keeps going " * 20, chunk=4, pause_after=3)
+    provider = ScriptedProvider(answer)
     agent, events = make_agent(provider)
 
     task = asyncio.create_task(agent.prompt("talk"))
-    await asyncio.sleep(0.06)
+    await answer.paused.wait()  # three deltas in, the stream holds until aborted
     agent.abort()
-    await asyncio.wait_for(task, 2)
+    await asyncio.wait_for(task, 30)
 
     final = agent.state.messages[-1]
     assert isinstance(final, AssistantMessage) and final.stop_reason == "aborted"
@@ -258,18 +263,20 @@ async def test_abort_during_a_tool_signals_the_tool() -> None:
     provider = ScriptedProvider(reply(tool_calls=[call("echo", text="wait")]), reply("unreached"))
     echo = Echo()
     seen: list[bool] = []
+    started = asyncio.Event()
 
     async def wait_for_abort(params: EchoArgs, signal: AbortSignal) -> None:
-        await asyncio.wait_for(signal.wait(), 5)
+        started.set()
+        await asyncio.wait_for(signal.wait(), 30)
         seen.append(signal.aborted)
         raise RuntimeError("cancelled by user")
 
     echo.on_run = wait_for_abort
     agent, _ = make_agent(provider, echo)
     task = asyncio.create_task(agent.prompt("go"))
-    await asyncio.sleep(0.05)
+    await started.wait()  # the tool is running
     agent.abort()
-    await asyncio.wait_for(task, 2)
+    await asyncio.wait_for(task, 30)
 
     assert seen == [True]
     result = next(m for m in agent.state.messages if isinstance(m, ToolResultMessage))
@@ -300,12 +307,14 @@ async def test_prompt_while_busy_is_refused_clearly() -> None:
 
     from pi_core.agent.agent import AgentBusyError
 
-    provider = ScriptedProvider(reply("slow", delay=0.05))
+    slow = reply("slow", chunk=2, pause_after=1)
+    provider = ScriptedProvider(slow)
     agent, _ = make_agent(provider)
     task = asyncio.create_task(agent.prompt("one"))
-    await asyncio.sleep(0.01)
+    await slow.paused.wait()
     with pytest.raises(AgentBusyError, match="steer"):
         await agent.prompt("two")
+    slow.resume()
     await task
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class Harness:
     cwd: Path
     agent_dir: Path
     events: list[Any] = field(default_factory=list)
+    _seen: dict[str, asyncio.Event] = field(default_factory=dict)
 
     async def session(self, *plugins: Any, persist: bool = True, **options: Any) -> AgentSession:
         """Open a session (on disk by default) with these inline plugins."""
@@ -39,8 +41,16 @@ class Harness:
         session = await create_agent_session(
             cwd=self.cwd, agent_dir=self.agent_dir, plugins=plugins, **options
         )
-        session.subscribe(self.events.append)
+        session.subscribe(self._record)
         return session
+
+    def _record(self, event: Any) -> None:
+        self.events.append(event)
+        self._seen.setdefault(event.type, asyncio.Event()).set()
+
+    async def seen(self, event_type: str, timeout: float = 30.0) -> None:
+        """Wait until a session event of this type has been emitted (at once if it already was)."""
+        await asyncio.wait_for(self._seen.setdefault(event_type, asyncio.Event()).wait(), timeout)
 
     def types(self) -> list[str]:
         """Return the event types seen so far."""

@@ -14,7 +14,7 @@ from pi_core.events.tools import ToolCallResult
 from pi_core.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi_core.messages.agent import CustomMessage
 from pi_core.plugins.manager import LoadOptions
-from pi_core.testing import chat_error, chat_stream
+from pi_core.testing import PipeGate, chat_error, chat_stream
 from tests.agent_session.conftest import Harness, plugin
 
 
@@ -124,16 +124,18 @@ async def test_a_context_plugin_drops_messages_from_the_request_only(harness: Ha
 
 
 async def test_steering_mid_tools_skips_the_remaining_calls(harness: Harness) -> None:
-    slow = [("bash", {"command": "sleep 0.3; echo one"}), ("bash", {"command": "echo two"})]
-    harness.server.queue(chat_stream(tool_calls=slow), chat_stream("steered"))
+    gate = PipeGate(harness.cwd.parent / "gate")
+    first = f"{gate.shell_wait}; echo one"  # runs until the test opens the gate
+    calls = [("bash", {"command": first}), ("bash", {"command": "echo two"})]
+    harness.server.queue(chat_stream(tool_calls=calls), chat_stream("steered"))
     session = await harness.session()
     session.set_steering_mode("one-at-a-time")
     session.agent.options.tool_execution = "sequential"
     run = asyncio.ensure_future(session.prompt("run both"))
-    while not any(t == "tool_execution_start" for t in harness.types()):
-        await asyncio.sleep(0.01)
+    await harness.seen("tool_execution_start")
     await session.steer("stop, do something else")
-    await run
+    gate.open()
+    await asyncio.wait_for(run, 30)
     results = [m for m in session.messages if isinstance(m, ToolResultMessage)]
     assert "one" in results[0].content[0].text
     assert results[1].is_error and "Skipped" in results[1].content[0].text
@@ -144,26 +146,24 @@ async def test_steering_mid_tools_skips_the_remaining_calls(harness: Harness) ->
 
 
 async def test_follow_up_runs_when_the_agent_would_stop(harness: Harness) -> None:
-    harness.server.queue(
-        chat_stream("first answer", chunk_delay=0.05), chat_stream("follow-up answer")
-    )
+    first = chat_stream("first answer", piece=4, pause_after_chunks=2)
+    harness.server.queue(first, chat_stream("follow-up answer"))
     session = await harness.session()
     run = asyncio.ensure_future(session.prompt("one"))
-    while "message_update" not in harness.types():
-        await asyncio.sleep(0.01)
+    await harness.seen("message_update")  # streaming, and the server holds the rest back
     with pytest.raises(RuntimeError, match="streaming_behavior"):
         await session.prompt("unqueued")
     await session.prompt("and then this", streaming_behavior="followUp")
-    await run
+    first.resume()
+    await asyncio.wait_for(run, 30)
     assert len(harness.server.requests) == 2
     assert texts(harness.request(1))[-1] == "and then this"
     assert session.get_last_assistant_text() == "follow-up answer"
 
 
 async def test_custom_messages_with_each_delivery(harness: Harness) -> None:
-    harness.server.queue(
-        chat_stream("a", chunk_delay=0.05), chat_stream("b"), chat_stream("c"), chat_stream("d")
-    )
+    first = chat_stream("a", pause_after_chunks=2)
+    harness.server.queue(first, chat_stream("b"), chat_stream("c"), chat_stream("d"))
     session = await harness.session()
 
     def note(tag: str) -> CustomMessage:
@@ -173,11 +173,11 @@ async def test_custom_messages_with_each_delivery(harness: Harness) -> None:
     assert harness.server.requests == []
     await session.send_custom_message(note("next"), deliver_as="nextTurn")
     run = asyncio.ensure_future(session.prompt("go"))
-    while "message_update" not in harness.types():
-        await asyncio.sleep(0.01)
+    await harness.seen("message_update")
     await session.send_custom_message(note("steer"), deliver_as="steer")
     await session.send_custom_message(note("later"), deliver_as="followUp")
-    await run
+    first.resume()
+    await asyncio.wait_for(run, 30)
     first, second, third = (texts(harness.request(i)) for i in range(3))
     assert first[-3:] == ["note quiet", "go", "note next"]
     assert second[-1] == "note steer" and third[-1] == "note later"
@@ -226,10 +226,9 @@ async def test_abort_cancels_a_waiting_retry(harness: Harness) -> None:
     harness.server.queue(chat_error(500, "boom"))
     session = await harness.session()
     run = asyncio.ensure_future(session.prompt("hello"))
-    while "auto_retry_start" not in harness.types():
-        await asyncio.sleep(0.01)
+    await harness.seen("auto_retry_start")
     await session.abort()
-    await asyncio.wait_for(run, 2)
+    await asyncio.wait_for(run, 30)
     end = [e for e in harness.events if e.type == "auto_retry_end"][-1]
     assert end.final_error == "Retry cancelled" and len(harness.server.requests) == 1
 

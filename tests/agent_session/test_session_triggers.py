@@ -100,16 +100,15 @@ async def test_tree_navigation_with_a_plugin_summary(harness: Harness) -> None:
 async def test_bash_output_waits_while_streaming_and_joins_before_the_next_prompt(
     harness: Harness,
 ) -> None:
-    harness.server.queue(
-        chat_stream("streaming " * 20, piece=4, chunk_delay=0.02), chat_stream("ok")
-    )
+    answer = chat_stream("streaming " * 20, piece=4, pause_after_chunks=3)
+    harness.server.queue(answer, chat_stream("ok"))
     session = await harness.session()
     run = asyncio.ensure_future(session.prompt("talk"))
-    while "message_update" not in [e.type for e in harness.events]:
-        await asyncio.sleep(0.01)
+    await harness.seen("message_update")  # streaming, and the server holds the rest back
     await session.execute_bash("echo during")
     assert not any(isinstance(m, BashExecutionMessage) for m in session.messages)
-    await run
+    answer.resume()
+    await asyncio.wait_for(run, 30)
     assert isinstance(session.messages[-1], AssistantMessage)  # not wedged into the run
     await session.prompt("next")
     sent = texts(harness.request(1))

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pi_core.testing import FakeResponse, chat_models_json, chat_stream
+from pi_core.testing import FakeResponse, PipeGate, chat_models_json, chat_stream
 from tests.cli.rpc_script import Records, Step
 
 COMPACTION_PLUGIN_PY = """
@@ -32,12 +32,16 @@ export default function (pi) {
 """
 
 
+GATE = "gate"
+"""A FIFO in the project folder: the scripted bash command blocks on it until the steer is in."""
+
+
 def answers() -> list[FakeResponse]:
-    """What the fake server says, in order."""
+    """What the fake server says, in order (the story holds after its first words until the end)."""
     return [
-        chat_stream(tool_calls=[("bash", {"command": "sleep 0.6; echo hi"})]),
+        chat_stream(tool_calls=[("bash", {"command": f"read _ < {GATE}; echo hi"})]),
         chat_stream("Bye."),
-        chat_stream("Once upon a time " * 60, piece=6, chunk_delay=0.02),
+        chat_stream("Once upon a time " * 60, piece=6, pause_after_chunks=2),
     ]
 
 
@@ -47,11 +51,11 @@ def first_fork_entry(records: Records) -> dict[str, Any]:
     return {"type": "fork", "entryId": listed["data"]["messages"][0]["entryId"]}
 
 
-def steps() -> list[Step]:
+def steps(gate: PipeGate) -> list[Step]:
     """Prompt with a tool call, steer, name, abort a stream, compact, state, messages, fork."""
     return [
         Step({"type": "prompt", "message": "Run the slow command"}, until="tool_execution_start"),
-        Step({"type": "steer", "message": "Also say bye"}, until="agent_end"),
+        Step({"type": "steer", "message": "Also say bye"}, then=gate.open, until="agent_end"),
         Step({"type": "set_session_name", "name": "demo"}),
         Step({"type": "prompt", "message": "Tell a long story"}, until="message_update"),
         Step({"type": "abort"}),
@@ -65,11 +69,15 @@ def steps() -> list[Step]:
     ]
 
 
-def prepare(root: Path, base_url: str, *, python: bool) -> tuple[Path, Path, dict[str, str]]:
-    """Make the project, the agent dir (models, settings, compaction plugin); return env too."""
+def prepare(
+    root: Path, base_url: str, *, python: bool
+) -> tuple[Path, Path, dict[str, str], PipeGate]:
+    """Make the project (with its gate), the agent dir (models, settings, compaction plugin);
+    return the env and the gate too."""
     agent, cwd = root / "agent", root / "project"
     (agent / "extensions").mkdir(parents=True)
     cwd.mkdir()
+    gate = PipeGate(cwd / GATE)
     (agent / "models.json").write_text(json.dumps(chat_models_json(base_url)))
     (agent / "settings.json").write_text(json.dumps({"retry": {"baseDelayMs": 10}}))
     if python:
@@ -77,7 +85,7 @@ def prepare(root: Path, base_url: str, *, python: bool) -> tuple[Path, Path, dic
     else:
         (agent / "extensions" / "compact.js").write_text(COMPACTION_PLUGIN_JS)
     env = {"HOME": str(root), "PI_CODING_AGENT_DIR": str(agent)}
-    return agent, cwd, env
+    return agent, cwd, env, gate
 
 
 def argv(pi: str, root: Path) -> list[str]:

@@ -20,11 +20,12 @@ Records = list[dict[str, Any]]
 
 @dataclass
 class Step:
-    """Send `command`; wait for its response, then (if set) for the event `until`."""
+    """Send `command`; wait for its response, call `then` (if set), then wait for `until`."""
 
     command: dict[str, Any] | Callable[[Records], dict[str, Any]]
     until: str | None = None
     wait_response: bool = True
+    then: Callable[[], None] | None = None  # e.g. let a held tool or stream go on
 
 
 class RpcProcess:
@@ -79,21 +80,14 @@ class RpcProcess:
             command = step.command(self.records) if callable(step.command) else step.command
             request_id = f"r{index}"
             self.send({"id": request_id, **command})
-            responded = not step.wait_response
-            seen = step.until is None
-
-            def done(
-                record: dict[str, Any], rid: str = request_id, until: str | None = step.until
-            ) -> bool:
-                nonlocal responded, seen
-                if record.get("type") == "response" and record.get("id") == rid:
-                    responded = True
-                elif responded and until is not None and record.get("type") == until:
-                    seen = True
-                return responded and seen
-
-            if not (responded and seen):
-                self.read_until(done)
+            if step.wait_response:
+                self.read_until(
+                    lambda r, rid=request_id: r.get("type") == "response" and r.get("id") == rid
+                )
+            if step.then is not None:
+                step.then()
+            if step.until is not None:
+                self.read_until(lambda r, until=step.until: r.get("type") == until)
         return self.records
 
     def close(self) -> str:

@@ -79,14 +79,16 @@ def test_framing_is_lf_only(cli: Cli) -> None:
 
 
 def test_a_prompt_while_streaming_needs_a_streaming_behavior(cli: Cli) -> None:
-    cli.server.queue(chat_stream("slow " * 50, piece=5, chunk_delay=0.02), chat_stream("later"))
+    first = chat_stream("slow " * 50, piece=5, pause_after_chunks=2)
+    cli.server.queue(first, chat_stream("later"))
     process = rpc(cli)
     process.send({"id": "1", "type": "prompt", "message": "go"})
-    process.read_until(lambda r: r.get("type") == "message_update")
+    process.read_until(lambda r: r.get("type") == "message_update")  # held there by the server
     process.send({"id": "2", "type": "prompt", "message": "now"})
     assert "streaming_behavior" in response_for(process, "2")["error"]
     process.send({"id": "3", "type": "prompt", "message": "after", "streamingBehavior": "followUp"})
     assert response_for(process, "3")["success"]
+    first.resume()
     process.read_until(lambda r: r.get("type") == "agent_end")
     assert len(cli.server.requests) == 2
     process.close()

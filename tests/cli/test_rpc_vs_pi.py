@@ -44,10 +44,10 @@ def conversation(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any
     assert pi, "the pi command is installed with the project"
     root = tmp_path_factory.mktemp("rpc")
     with FakeLLMServer() as server:
-        _agent, cwd, env = prepare(root, server.base_url, python=True)
+        _agent, cwd, env, gate = prepare(root, server.base_url, python=True)
         server.queue(*answers())
         process = RpcProcess(argv(pi, root), cwd, {**os.environ, **env})
-        records = process.run(steps())
+        records = process.run(steps(gate))
         stderr = process.close()
     assert "Traceback" not in stderr, stderr
     return records

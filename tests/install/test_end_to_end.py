@@ -1,9 +1,11 @@
 """A real plugin distribution, built from its pyproject.toml, installed by `pi install` with pip
 into a fresh virtualenv, seen by `pi list` and `pi plugins`, and uninstalled by `pi remove`.
 
-Offline: the virtualenv sees this environment's packages (`--system-site-packages`, so pi itself
-and hatchling), and pip gets `--no-index --no-build-isolation`. Skipped only when that cannot
-work here (no hatchling, or no virtualenv with pip).
+Offline: the virtualenv sees this environment's packages, so pi itself and hatchling, and pip
+gets `--no-index --no-build-isolation`. "This environment" is whatever runs the suite: the base
+interpreter (seen through `--system-site-packages`) or an outer virtualenv, whose site-packages
+a `.pth` file adds, editable installs included. Skipped only when that cannot work here (no
+hatchling, or no virtualenv with pip).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import importlib.util
 import json
 import os
 import shlex
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +66,30 @@ def venv_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     python = root / "venv" / "bin" / "python"
     if made.returncode != 0 or not python.exists():
         pytest.skip(f"cannot create a virtualenv with pip offline: {made.stderr[-400:]}")
+    see_outer_site_packages(python)
     return python
+
+
+def see_outer_site_packages(python: Path) -> None:
+    """Make the virtualenv of `python` also see the site-packages of the Python running the tests.
+
+    `--system-site-packages` reaches only the base interpreter's; when the suite itself runs in a
+    virtualenv, pi is installed there. `site.addsitedir` (not a plain path line) also runs that
+    folder's own .pth files, which is how editable installs are found. The inner site-packages
+    stays first on sys.path, so what `pi install` puts there wins and `pip uninstall` removes it.
+    """
+    outer = [*site.getsitepackages()]
+    if site.ENABLE_USER_SITE:
+        outer.append(site.getusersitepackages())
+    inner = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.strip()
+    lines = [f"import site; site.addsitedir({folder!r})" for folder in outer]
+    (Path(inner) / "_pi_outer_environment.pth").write_text("\n".join(lines) + "\n")
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -418,21 +419,31 @@ def test_pis_lock_folder_is_respected(project: Path, agent: Path) -> None:
     manager = SettingsManager.create(project, str(agent))
     lock = agent / "settings.json.lock"
     lock.mkdir()
-    released: list[float] = []
-
-    def release() -> None:
-        time.sleep(0.3)
-        released.append(time.monotonic())
-        lock.rmdir()
-
-    releaser = threading.Thread(target=release)
-    releaser.start()
-    manager.set_theme("dark")
-    written = time.monotonic()
-    releaser.join()
-    assert released and written >= released[0]  # the write waited for pi's lock
+    tried_the_lock = watch_mkdir(lock)
+    writer = threading.Thread(target=manager.set_theme, args=("dark",))
+    writer.start()
+    assert tried_the_lock.wait(30)  # the writer found pi's lock taken
+    assert not (agent / "settings.json").exists()  # and has not written past it
+    lock.rmdir()
+    writer.join(30)
+    assert not writer.is_alive()  # the write went ahead once pi's lock was released
     assert read_json(agent / "settings.json") == {"theme": "dark"}
     assert not lock.exists()
+
+
+def watch_mkdir(path: Path) -> threading.Event:
+    """An event set the first time this process calls os.mkdir(path), seen through an audit hook.
+
+    Audit hooks cannot be removed: this one stops looking once it has fired.
+    """
+    called = threading.Event()
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "os.mkdir" and not called.is_set() and os.fspath(args[0]) == str(path):
+            called.set()
+
+    sys.addaudithook(hook)
+    return called
 
 
 def test_a_stale_pi_lock_is_taken_over(project: Path, agent: Path) -> None:

@@ -6,7 +6,9 @@ import asyncio
 import os
 import shutil
 import subprocess
+import threading
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -225,15 +227,29 @@ async def test_find_output_is_sorted_folder_by_folder(run, cwd: Path) -> None:
 
 
 async def test_grep_abort_stops_ripgrep(run, cwd: Path, live_processes) -> None:
-    os.mkfifo(cwd / "stuck.pipe")  # rg blocks reading a pipe nobody writes to
+    pipe = cwd / "stuck.pipe"
+    os.mkfifo(pipe)  # rg blocks reading a pipe that is open for writing but never written to
+    loop = asyncio.get_running_loop()
+    rg_opened_it = asyncio.Event()
+    writer: list[IO[str]] = []
+
+    def hold_open() -> None:
+        writer.append(open(pipe, "w"))  # noqa: SIM115 - returns once a reader (rg) opens the pipe
+        loop.call_soon_threadsafe(rg_opened_it.set)
+
+    threading.Thread(target=hold_open, daemon=True).start()
     controller = AbortController()
     task = asyncio.ensure_future(
         run("grep", {"pattern": "never", "path": "stuck.pipe"}, controller.signal)
     )
-    await asyncio.sleep(0.3)
-    assert live_processes("stuck.pipe")
-    controller.abort()
-    outcome = await asyncio.wait_for(task, 5)
+    try:
+        await asyncio.wait_for(rg_opened_it.wait(), 30)
+        assert live_processes("stuck.pipe")
+        controller.abort()
+        outcome = await asyncio.wait_for(task, 30)
+    finally:
+        for handle in writer:
+            handle.close()
     assert outcome.is_error and outcome.result.text_content() == "Operation aborted"
     assert live_processes("stuck.pipe") == []
 
