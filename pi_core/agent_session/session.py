@@ -1,7 +1,7 @@
 """AgentSession: the agent, its session file, plugins and resources, working as one.
 
 The orchestration is split by concern; this class holds the shared state and routes the agent's
-events (to plugins first, then subscribers, then the session file), and delegates the rest:
+events (to plugins first, then the session file, then subscribers), and delegates the rest:
 prompting.py (prompt flow and queues), toolset.py (tools and their hooks), retry.py,
 compaction.py, navigation.py (new / switch / fork / tree), user_bash.py, stats.py, and
 plugin_actions.py (what `ctx` does).
@@ -146,9 +146,11 @@ class AgentSession:
             await self._replace_final_message(event)
         else:
             await self.dispatcher.notify(event.type, event)
-        self._emit(event)
         if isinstance(event, MessageEndEvent):
-            self._persist(event.message)
+            self._persist(event.message)  # on disk before any client hears of it: a kill -9
+        self._emit(event)  # right after a client saw message_end loses nothing it saw
+        if isinstance(event, MessageEndEvent):
+            self._after_message(event.message)
         elif isinstance(event, AgentEndEvent):
             await self._after_run()
 
@@ -174,6 +176,8 @@ class AgentSession:
             )
         elif isinstance(message, UserMessage | AssistantMessage | ToolResultMessage):
             manager.append_message(message)
+
+    def _after_message(self, message: AgentMessage) -> None:
         if isinstance(message, AssistantMessage):
             self._last_assistant = message
             if message.stop_reason != "error":

@@ -184,6 +184,13 @@ class FakeLLMServer:
         with self._lock:
             self._queue.extend(responses)
 
+    def discard_queued(self) -> int:
+        """Drop the responses not served yet (a client that died before asking); return how many."""
+        with self._lock:
+            dropped = len(self._queue)
+            self._queue.clear()
+        return dropped
+
     def route(self, router: Router | None) -> None:
         """Choose answers by request: `router` is called (on the server's thread) with each
         request, and its answer is sent; when it returns None the next queued answer is."""
