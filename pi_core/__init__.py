@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core._version import __version__
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import (
+    from pi_core.abort import (
         AbortController as AbortController,
         AbortError as AbortError,
         AbortSignal as AbortSignal,
@@ -242,9 +242,9 @@ _EXPORTS: dict[str, str] = {
     "PluginManager": "pi_core.plugins.manager",
     "load_plugins": "pi_core.plugins.manager",
     "EventBus": "pi_core.plugins.event_bus",
-    "AbortController": "pi_core.agent.abort",
-    "AbortError": "pi_core.agent.abort",
-    "AbortSignal": "pi_core.agent.abort",
+    "AbortController": "pi_core.abort",
+    "AbortError": "pi_core.abort",
+    "AbortSignal": "pi_core.abort",
     "Model": "pi_core.ai.model",
     "ModelCost": "pi_core.ai.model",
     "ProviderConfig": "pi_core.ai.model",

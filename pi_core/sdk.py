@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
 from pi_core.agent_session.convert import convert_to_llm
 from pi_core.agent_session.plugin_actions import CommandActions, PluginActions, ReadOnlySession

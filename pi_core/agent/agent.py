@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi_core.agent.abort import AbortController, AbortSignal
+from pi_core.abort import AbortController, AbortSignal
 from pi_core.agent.loop import (
     LoopConfig,
     LoopContext,

@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.agent_session.events import CompactionEndEvent, CompactionReason, CompactionStartEvent
 from pi_core.ai.errors import is_context_overflow
 from pi_core.compaction.entry_messages import message_of_entry

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.agent_session.events import AutoRetryEndEvent, AutoRetryStartEvent
 from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.messages.llm import AssistantMessage

@@ -14,7 +14,7 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.events import SessionInfoChangedEvent, ThinkingLevelChangedEvent

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core.agent.abort import AbortError, AbortSignal
+from pi_core.abort import AbortError, AbortSignal
 from pi_core.agent.tools import ToolGateResult, ToolPatch
 from pi_core.events.tools import make_tool_call_event, make_tool_result_event
 from pi_core.messages.content import ToolCall

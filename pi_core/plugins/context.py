@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core.plugins.runtime import PluginRuntime
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.ai.model import Model
     from pi_core.plugins.event_bus import EventBus
     from pi_core.plugins.ui import ExtensionUI

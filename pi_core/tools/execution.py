@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core.tools.tool import Tool, ToolArgumentsError, ToolResult, ToolUpdateCallback
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.plugins.context import ExtensionContext
 
 

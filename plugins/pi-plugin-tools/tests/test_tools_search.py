@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.tools.inputs import FindToolDetails, GrepToolDetails, LsToolDetails
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages.content import TextContent

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.events.session import (
     SessionBeforeCompactEvent,
     SessionBeforeCompactResult,

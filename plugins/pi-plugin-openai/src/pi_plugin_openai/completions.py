@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.ai.builder import AssistantMessageBuilder
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions

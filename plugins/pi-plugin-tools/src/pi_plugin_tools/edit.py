@@ -36,7 +36,7 @@ from pi_plugin_tools.render import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.plugins.context import ExtensionContext
 
 DESCRIPTION = (

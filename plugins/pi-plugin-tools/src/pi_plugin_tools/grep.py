@@ -34,7 +34,7 @@ from pi_plugin_tools.truncate import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.plugins.context import ExtensionContext
 
 DEFAULT_LIMIT = 100
