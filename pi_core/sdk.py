@@ -8,7 +8,6 @@ from typing import Any
 
 from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
-from pi_core.agent_session.convert import convert_to_llm
 from pi_core.agent_session.plugin_actions import CommandActions, PluginActions, ReadOnlySession
 from pi_core.agent_session.session import AgentSession
 from pi_core.agent_session.toolset import ToolHooks, ToolSelection, ToolSet
@@ -18,6 +17,7 @@ from pi_core.ai.protocol import StreamOptions
 from pi_core.ai.registry import ModelRegistry
 from pi_core.config.paths import agent_dir as default_agent_dir
 from pi_core.messages.agent import AgentMessage
+from pi_core.messages.convert import convert_to_llm
 from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import LoadOptions, PluginManager
 from pi_core.plugins.ui import ExtensionUI

@@ -10,10 +10,16 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMMessage
-from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_core.providers import LLMMessage, Model
 
 OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode"}
 """Providers whose tool-call ids carry a Responses item id after a `|` worth keeping."""

@@ -6,10 +6,16 @@ import json
 import os
 from typing import Any
 
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
-from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_core.providers import LLMContext, Model, StreamOptions, ToolSpec
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
 

@@ -7,7 +7,7 @@ import contextlib
 import os
 from collections.abc import AsyncIterator
 
-from pi_core.fileio import atomic_write, write_target
+from pi_core.tools import atomic_write, write_target
 
 __all__ = ["atomic_write", "file_mutation_lock", "write_target"]
 
