@@ -76,3 +76,25 @@ def test_every_public_facade_name_resolves() -> None:
         module = importlib.import_module(module_name)
         for name in getattr(module, "__all__", ()):
             assert getattr(module, name) is not None, f"{module_name}.{name}"
+
+
+def test_the_top_level_is_a_short_face() -> None:
+    import pi_core
+
+    assert len(pi_core.__all__) <= 60
+    assert len(set(pi_core.__all__)) == len(pi_core.__all__)
+
+
+def test_the_typed_and_the_lazy_exports_agree() -> None:
+    import pi_core
+
+    tree = ast.parse((ROOT / "pi_core" / "__init__.py").read_text())
+    typed: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.module
+                for alias in statement.names:
+                    assert alias.asname == alias.name, f"{alias.name} needs the `X as X` form"
+                    typed[alias.name] = statement.module
+    assert typed == pi_core._EXPORTS
