@@ -21,7 +21,7 @@ from pi_core.plugins.errors import Diagnostic, PluginLoadError
 from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.loader import import_plugin
 from pi_core.plugins.registry import PluginRegistrations, Registry
-from pi_core.plugins.runtime import PluginRuntime
+from pi_core.plugins.runtime import PluginRuntime, SessionActions, SessionCommandActions
 from pi_core.plugins.sources import Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.settings import SettingsManager
@@ -176,7 +176,12 @@ class PluginManager:
                 return plugin.source.describe()
         return key
 
-    def bind(self, actions: Any, command_actions: Any = None, model_registry: Any = None) -> None:
+    def bind(
+        self,
+        actions: SessionActions,
+        command_actions: SessionCommandActions | None = None,
+        model_registry: ModelRegistry | None = None,
+    ) -> None:
         """Bind the session: plugin actions work from now on; registered providers are applied."""
         if model_registry is not None:
             self.runtime.model_registry = model_registry

@@ -98,3 +98,11 @@ def test_the_typed_and_the_lazy_exports_agree() -> None:
                     assert alias.asname == alias.name, f"{alias.name} needs the `X as X` form"
                     typed[alias.name] = statement.module
     assert typed == pi_core._EXPORTS
+
+
+def test_the_plugin_context_is_typed_without_any() -> None:
+    for name in ("runtime.py", "context.py"):
+        tree = ast.parse((ROOT / "pi_core" / "plugins" / name).read_text())
+        names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+        attributes = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+        assert "Any" not in names | attributes, name
