@@ -35,8 +35,10 @@ from pi_core.messages.stream import (
     ToolCallEnd,
     ToolCallStart,
 )
+from pi_core.thinking import THINKING_LEVELS
 
 __all__ = [
+    "THINKING_LEVELS",
     "AssistantMessageBuilder",
     "AssistantMessageEvent",
     "ErrorKind",

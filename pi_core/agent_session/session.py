@@ -21,7 +21,7 @@ from pi_core.agent_session.events import SessionInfoChangedEvent, ThinkingLevelC
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.ai.model import Model
-from pi_core.ai.registry import THINKING_LEVELS, ModelRegistry
+from pi_core.ai.registry import ModelRegistry
 from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
 from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLevelSelectEvent
 from pi_core.messages.agent import AgentMessage, CustomMessage
@@ -31,6 +31,7 @@ from pi_core.plugins.manager import PluginManager
 from pi_core.resources.loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
+from pi_core.thinking import THINKING_LEVELS
 
 Listener = Callable[[Any], Any]
 

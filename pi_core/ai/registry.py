@@ -16,8 +16,8 @@ from pi_core.ai.config_value import (
 from pi_core.ai.model import Model, ProviderConfig, ProviderModelConfig
 from pi_core.ai.models_json import CustomProvider, apply_override, read_models_json
 from pi_core.ai.protocol import StreamFunction
+from pi_core.thinking import THINKING_LEVELS
 
-THINKING_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 _DATED = re.compile(r"-\d{8}$")
 
 
@@ -265,7 +265,6 @@ def _match(pattern: str, models: list[Model]) -> Model | None:
 
 
 __all__ = [
-    "THINKING_LEVELS",
     "MissingApiKeyError",
     "ModelChoice",
     "ModelRegistry",

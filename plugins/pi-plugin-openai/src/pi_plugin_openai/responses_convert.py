@@ -15,11 +15,11 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import LLMContext, Model, StreamOptions, ToolSpec
+from pi_core.providers import THINKING_LEVELS, LLMContext, Model, StreamOptions, ToolSpec
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
 
-_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
+_LEVELS: tuple[str, ...] = THINKING_LEVELS
 
 
 def to_json(value: Any) -> str:
