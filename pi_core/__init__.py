@@ -41,7 +41,7 @@ if TYPE_CHECKING:
         Model as Model,
         ProviderConfig as ProviderConfig,
     )
-    from pi_core.ai.registry import (
+    from pi_core.ai.model_registry import (
         MissingApiKeyError as MissingApiKeyError,
         ModelRegistry as ModelRegistry,
         UnknownModelError as UnknownModelError,
@@ -91,7 +91,7 @@ if TYPE_CHECKING:
         ExtensionUI as ExtensionUI,
         NoOpUI as NoOpUI,
     )
-    from pi_core.resources.loader import (
+    from pi_core.resources.resource_loader import (
         ResourceLoader as ResourceLoader,
     )
     from pi_core.resources.settings import (
@@ -126,9 +126,9 @@ _EXPORTS: dict[str, str] = {
     "AuthStorage": "pi_core.ai.auth",
     "Model": "pi_core.ai.model",
     "ProviderConfig": "pi_core.ai.model",
-    "MissingApiKeyError": "pi_core.ai.registry",
-    "ModelRegistry": "pi_core.ai.registry",
-    "UnknownModelError": "pi_core.ai.registry",
+    "MissingApiKeyError": "pi_core.ai.model_registry",
+    "ModelRegistry": "pi_core.ai.model_registry",
+    "UnknownModelError": "pi_core.ai.model_registry",
     "ToolCallEvent": "pi_core.events",
     "ToolCallResult": "pi_core.events",
     "ToolResultEvent": "pi_core.events",
@@ -158,7 +158,7 @@ _EXPORTS: dict[str, str] = {
     "load_plugins": "pi_core.plugins.manager",
     "ExtensionUI": "pi_core.plugins.ui",
     "NoOpUI": "pi_core.plugins.ui",
-    "ResourceLoader": "pi_core.resources.loader",
+    "ResourceLoader": "pi_core.resources.resource_loader",
     "SettingsManager": "pi_core.resources.settings",
     "create_agent_session": "pi_core.sdk",
     "SessionContext": "pi_core.session.context",

@@ -13,15 +13,15 @@ from pi_core.agent_session.session import AgentSession
 from pi_core.agent_session.toolset import ToolHooks, ToolSelection, ToolSet
 from pi_core.ai.auth import AuthStorage
 from pi_core.ai.model import Model
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.ai.protocol import StreamOptions
-from pi_core.ai.registry import ModelRegistry
 from pi_core.config.paths import agent_dir as default_agent_dir
 from pi_core.messages.agent import AgentMessage
 from pi_core.messages.convert import convert_to_llm
 from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import LoadOptions, PluginManager
 from pi_core.plugins.ui import ExtensionUI
-from pi_core.resources.loader import ResourceLoader
+from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
 from pi_core.tools.tool import Tool

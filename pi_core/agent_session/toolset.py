@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pi_core.abort import AbortError, AbortSignal
-from pi_core.agent.tools import ToolGateResult, ToolPatch
-from pi_core.events.tools import make_tool_call_event, make_tool_result_event
+from pi_core.agent.tool_calls import ToolGateResult, ToolPatch
+from pi_core.events.tool_events import make_tool_call_event, make_tool_result_event
 from pi_core.messages.content import ToolCall
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.tools.tool import Tool, ToolResult

@@ -16,7 +16,7 @@ from pi_core.modes.startup import RunOptions, StartupError, report_problems
 from pi_core.thinking import THINKING_LEVELS
 
 if TYPE_CHECKING:
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
 
 THINKING = click.Choice(THINKING_LEVELS)
 

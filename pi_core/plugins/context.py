@@ -18,7 +18,7 @@ from pi_core.plugins.runtime import (
 if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
     from pi_core.ai.model import Model
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
     from pi_core.compaction.types import CompactionResult
     from pi_core.messages.agent import CustomMessage
     from pi_core.messages.content import ImageContent, TextContent

@@ -12,7 +12,7 @@ from pi_core.plugins.ui import ExtensionUI, NoOpUI
 
 if TYPE_CHECKING:
     from pi_core.ai.model import Model
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
     from pi_core.compaction.types import CompactionResult
     from pi_core.messages.agent import CustomMessage
     from pi_core.messages.content import ImageContent, TextContent

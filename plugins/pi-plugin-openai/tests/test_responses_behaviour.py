@@ -18,8 +18,8 @@ from pi_core.abort import AbortController
 from pi_core.ai.auth import AuthStorage
 from pi_core.ai.errors import classify_error
 from pi_core.ai.model import Model, ProviderConfig
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
-from pi_core.ai.registry import ModelRegistry
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
