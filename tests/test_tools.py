@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field
 
 from pi_core import AbortSignal, ExtensionContext, Tool, ToolResult, ToolUpdateCallback, define_tool
 from pi_core.plugins.manager import PluginManager
-from pi_core.tools import ReadToolInput, execute_tool_call, tool_parameters_schema
+from pi_core.testing import execute_tool_call
+from pi_core.tools import ReadToolInput, tool_parameters_schema
 from pi_core.tools.inputs import BUILTIN_TOOL_INPUTS, EditToolInput
 
 

@@ -109,7 +109,9 @@ async def _execute(
             call.id, prepared.params, signal, on_update, config.tool_context
         )
         if not isinstance(result, ToolResult):
-            raise TypeError(f"tool {call.name!r} returned {type(result).__name__}, not ToolResult")
+            raise TypeError(
+                f"Tool {call.name!r} returned {type(result).__name__}, expected ToolResult"
+            )
         prepared.result, prepared.is_error = result, False
     except asyncio.CancelledError:
         raise
@@ -176,18 +178,25 @@ async def _start(call: ToolCall, emit: Emit) -> None:
     )
 
 
+async def run_tool_call(
+    call: ToolCall, config: ToolRunConfig, signal: AbortSignal, emit: Emit
+) -> ToolResultMessage:
+    """Run one tool call: start, validate, gate, execute, patch, finish, and report its message."""
+    await _start(call, emit)
+    prepared = await _prepare(call, config, signal)
+    if prepared.result is None:
+        await _execute(prepared, config, signal, emit)
+    message = await _finish(prepared, emit)
+    await _emit_result_message(message, emit)
+    return message
+
+
 async def _sequential(
     calls: list[ToolCall], config: ToolRunConfig, signal: AbortSignal, emit: Emit
 ) -> list[ToolResultMessage]:
     messages: list[ToolResultMessage] = []
     for index, call in enumerate(calls):
-        await _start(call, emit)
-        prepared = await _prepare(call, config, signal)
-        if prepared.result is None:
-            await _execute(prepared, config, signal, emit)
-        message = await _finish(prepared, emit)
-        await _emit_result_message(message, emit)
-        messages.append(message)
+        messages.append(await run_tool_call(call, config, signal, emit))
         if config.steering_pending is not None and config.steering_pending():
             for skipped_call in calls[index + 1 :]:
                 await _start(skipped_call, emit)

@@ -8,7 +8,6 @@ symlinks, never half-written).
 """
 
 from pi_core.fileio import atomic_write, write_target
-from pi_core.tools.execution import ToolOutcome, execute_tool_call
 from pi_core.tools.inputs import (
     BashToolDetails,
     BashToolInput,
@@ -53,14 +52,12 @@ __all__ = [
     "ReadToolInput",
     "Tool",
     "ToolArgumentsError",
-    "ToolOutcome",
     "ToolResult",
     "ToolUpdateCallback",
     "TruncationResult",
     "WriteToolInput",
     "atomic_write",
     "define_tool",
-    "execute_tool_call",
     "tool_parameters_schema",
     "write_target",
 ]
