@@ -15,8 +15,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core import BashToolInput, SessionStartEvent, hookimpl, make_tool_call_event
+from pi_core import hookimpl, make_tool_call_event
+from pi_core.events import SessionStartEvent
 from pi_core.plugins.manager import PluginManager
+from pi_core.tools import BashToolInput
 
 BUDGET_US = 5.0
 

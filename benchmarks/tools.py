@@ -34,7 +34,7 @@ from pi_plugin_tools import create_tools
 from pi_plugin_tools.ripgrep import find_rg
 
 from pi_core.plugins.manager import PluginManager
-from pi_core.tools import execute_tool_call
+from pi_core.testing import execute_tool_call
 
 SCENARIOS: list[tuple[str, str, dict[str, Any]]] = [
     ("grep 'def __init__' (stops at 100)", "grep", {"pattern": "def __init__"}),

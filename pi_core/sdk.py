@@ -6,22 +6,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
-from pi_core.agent_session.convert import convert_to_llm
+from pi_core.agent_session.loop_hooks import LoopHooks
 from pi_core.agent_session.plugin_actions import CommandActions, PluginActions, ReadOnlySession
 from pi_core.agent_session.session import AgentSession
-from pi_core.agent_session.toolset import ToolHooks, ToolSelection, ToolSet
+from pi_core.agent_session.toolset import ToolSelection, ToolSet
 from pi_core.ai.auth import AuthStorage
 from pi_core.ai.model import Model
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.ai.protocol import StreamOptions
-from pi_core.ai.registry import ModelRegistry
 from pi_core.config.paths import agent_dir as default_agent_dir
-from pi_core.messages.agent import AgentMessage
+from pi_core.messages.convert import convert_to_llm
 from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import LoadOptions, PluginManager
 from pi_core.plugins.ui import ExtensionUI
-from pi_core.resources.loader import ResourceLoader
+from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
 from pi_core.tools.tool import Tool
@@ -96,46 +95,27 @@ async def create_agent_session(
         [registered.tool for registered in manager.registry.tools.values()] + list(custom_tools),
         ToolSelection(allow=tools, no_tools=no_tools, no_builtin_tools=no_builtin_tools),
     )
-    hooks = ToolHooks(manager.dispatcher)
-
-    async def transform_context(
-        messages: list[AgentMessage], signal: AbortSignal
-    ) -> list[AgentMessage]:
-        if not manager.dispatcher.has_impls("context"):
-            return messages
-        return await manager.dispatcher.context(messages)
+    hooks = LoopHooks(manager.dispatcher)
 
     async def get_api_key(provider: str) -> str | None:
         return registry.get_api_key(provider)
-
-    async def on_payload(payload: Any) -> Any:
-        if not manager.dispatcher.has_impls("before_provider_request"):
-            return payload
-        return await manager.dispatcher.before_provider_request(payload)
-
-    async def on_response(status: int, headers: dict[str, str]) -> None:
-        from pi_core.events.agent import AfterProviderResponseEvent
-
-        await manager.dispatcher.notify(
-            "after_provider_response", AfterProviderResponseEvent(status=status, headers=headers)
-        )
 
     budgets = settings.get_thinking_budgets()
     agent = Agent(
         AgentOptions(
             stream_for=registry.stream_for,
             convert_to_llm=convert_to_llm,
-            transform_context=transform_context,
+            transform_context=hooks.transform_context,
             get_api_key=get_api_key,
             request_headers=registry.request_headers,
-            before_tool_call=hooks.before,
-            after_tool_call=hooks.after,
+            before_tool_call=hooks.before_tool_call,
+            after_tool_call=hooks.after_tool_call,
             tool_context=manager.ctx,
             steering_mode=settings.get_steering_mode(),
             follow_up_mode=settings.get_follow_up_mode(),
             stream_options=StreamOptions(
-                on_payload=on_payload,
-                on_response=on_response,
+                on_payload=hooks.on_payload,
+                on_response=hooks.on_response,
                 thinking_budgets=budgets.model_dump(exclude_none=True) if budgets else None,
             ),
         ),

@@ -7,23 +7,24 @@ from typing import Any
 import pytest
 
 from pi_core import (
-    BashToolInput,
     HookError,
-    InputHandled,
-    InputTransform,
-    ReadToolInput,
-    SessionBeforeCompactEvent,
-    SessionBeforeSwitchEvent,
-    SessionStartEvent,
     TextContent,
-    UserBashEvent,
     UserMessage,
     hookimpl,
     make_tool_call_event,
     make_tool_result_event,
 )
 from pi_core.compaction import CompactionPreparation
+from pi_core.events import (
+    InputHandled,
+    InputTransform,
+    SessionBeforeCompactEvent,
+    SessionBeforeSwitchEvent,
+    SessionStartEvent,
+    UserBashEvent,
+)
 from pi_core.plugins.manager import PluginManager
+from pi_core.tools import BashToolInput, ReadToolInput
 
 
 def add(manager: PluginManager, name: str, **hooks: Any) -> None:

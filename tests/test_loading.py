@@ -8,7 +8,8 @@ from textwrap import dedent
 
 import pytest
 
-from pi_core import PluginActionError, SessionStartEvent
+from pi_core import PluginActionError
+from pi_core.events import SessionStartEvent
 from pi_core.plugins.manager import LoadOptions, PluginManager
 
 RECORDER = """

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from pi_core import (
-    AssistantMessage,
-    BashToolCallEvent,
-    BashToolInput,
-    ReadToolInput,
-    SessionBeforeCompactEvent,
-    ToolCall,
-    make_tool_call_event,
-    make_tool_result_event,
-    parse_agent_message,
-)
+from pi_core import AssistantMessage, ToolCall, make_tool_call_event, make_tool_result_event
 from pi_core.compaction import CompactionPreparation
-from pi_core.events import CustomToolCallEvent, CustomToolResultEvent, ReadToolResultEvent
+from pi_core.events import (
+    BashToolCallEvent,
+    CustomToolCallEvent,
+    CustomToolResultEvent,
+    ReadToolResultEvent,
+    SessionBeforeCompactEvent,
+)
+from pi_core.messages import parse_agent_message
+from pi_core.tools import BashToolInput, ReadToolInput
 
 
 def test_assistant_message_round_trips_camel_case() -> None:

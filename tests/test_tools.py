@@ -6,17 +6,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from pi_core import (
-    AbortSignal,
-    ExtensionContext,
-    ReadToolInput,
-    Tool,
-    ToolResult,
-    ToolUpdateCallback,
-    define_tool,
-)
+from pi_core import AbortSignal, ExtensionContext, Tool, ToolResult, ToolUpdateCallback, define_tool
 from pi_core.plugins.manager import PluginManager
-from pi_core.tools import execute_tool_call, tool_parameters_schema
+from pi_core.testing import execute_tool_call
+from pi_core.tools import ReadToolInput, tool_parameters_schema
 from pi_core.tools.inputs import BUILTIN_TOOL_INPUTS, EditToolInput
 
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi_core.agent.abort import AbortController, AbortSignal
+from pi_core.abort import AbortController, AbortSignal
 from pi_core.agent.loop import (
     LoopConfig,
     LoopContext,
@@ -16,7 +16,7 @@ from pi_core.agent.loop import (
     default_convert_to_llm,
     run_agent_loop,
 )
-from pi_core.agent.tools import AfterToolCall, BeforeToolCall, ToolExecution, ToolRunConfig
+from pi_core.agent.tool_calls import AfterToolCall, BeforeToolCall, ToolExecution, ToolRunConfig
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMMessage, StreamFunction, StreamOptions, ToolSpec
 from pi_core.events.agent import (

@@ -11,8 +11,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from pi_core.agent.abort import AbortSignal
-from pi_core.agent.tools import Emit, ToolRunConfig, run_tool_calls
+from pi_core.abort import AbortSignal
+from pi_core.agent.tool_calls import Emit, ToolRunConfig, run_tool_calls
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, LLMMessage, StreamFunction, StreamOptions, ToolSpec
 from pi_core.events.agent import (

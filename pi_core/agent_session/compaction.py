@@ -10,8 +10,12 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent.abort import AbortController
-from pi_core.agent_session.events import CompactionEndEvent, CompactionReason, CompactionStartEvent
+from pi_core.abort import AbortController
+from pi_core.agent_session.session_events import (
+    CompactionEndEvent,
+    CompactionReason,
+    CompactionStartEvent,
+)
 from pi_core.ai.errors import is_context_overflow
 from pi_core.compaction.entry_messages import message_of_entry
 from pi_core.compaction.prepare import prepare_compaction

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.events.session import (
     SessionBeforeForkEvent,
     SessionBeforeSwitchEvent,

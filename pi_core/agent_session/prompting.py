@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent_session.events import QueueUpdateEvent
+from pi_core.agent_session.session_events import QueueUpdateEvent
 from pi_core.events.user import InputHandled, InputTransform
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.content import ImageContent, TextContent

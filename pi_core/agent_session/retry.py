@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from pi_core.agent.abort import AbortController
-from pi_core.agent_session.events import AutoRetryEndEvent, AutoRetryStartEvent
+from pi_core.abort import AbortController
+from pi_core.agent_session.session_events import AutoRetryEndEvent, AutoRetryStartEvent
 from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.messages.llm import AssistantMessage
 from pi_core.resources.settings.models import RetrySettings

@@ -14,23 +14,24 @@ import inspect
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
-from pi_core.agent_session.events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
 from pi_core.agent_session.retry import RetryController
+from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.ai.model import Model
-from pi_core.ai.registry import THINKING_LEVELS, ModelRegistry
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
 from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLevelSelectEvent
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.manager import PluginManager
-from pi_core.resources.loader import ResourceLoader
+from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
+from pi_core.thinking import THINKING_LEVELS
 
 Listener = Callable[[Any], Any]
 

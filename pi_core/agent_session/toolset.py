@@ -1,8 +1,6 @@
-"""The session's tools: every registered tool, which are active, and the hooks around each call.
+"""The session's tools: every registered tool, and which of them the LLM can call now.
 
-Every call goes through the `tool_call` hook first (a block becomes the error result the LLM
-reads) and its result through the `tool_result` chain, whichever plugin or SDK caller made the
-tool.
+The hooks around each call are in loop_hooks.py.
 """
 
 from __future__ import annotations
@@ -11,12 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core.agent.abort import AbortError, AbortSignal
-from pi_core.agent.tools import ToolGateResult, ToolPatch
-from pi_core.events.tools import make_tool_call_event, make_tool_result_event
-from pi_core.messages.content import ToolCall
-from pi_core.plugins.dispatch import HookDispatcher
-from pi_core.tools.tool import Tool, ToolResult
+from pi_core.tools.tool import Tool
 
 BUILTIN_TOOLS = ("read", "bash", "edit", "write", "grep", "find", "ls")
 DEFAULT_ACTIVE = ("read", "bash", "edit", "write")
@@ -65,46 +58,3 @@ class ToolSet:
             {"name": t.name, "description": t.description, "parameters": t.parameters_schema()}
             for t in self.all.values()
         ]
-
-
-class ToolHooks:
-    """The agent's tool-call seams, answered by the `tool_call` and `tool_result` hooks."""
-
-    def __init__(self, dispatcher: HookDispatcher) -> None:
-        self.dispatcher = dispatcher
-
-    async def before(
-        self, call: ToolCall, params: Any, signal: AbortSignal
-    ) -> ToolGateResult | None:
-        """Ask the `tool_call` hook; a block carries the reason the LLM will read."""
-        if not self.dispatcher.has_impls("tool_call"):
-            return None
-        event = make_tool_call_event(call.name, call.id, params)
-        try:  # a hook that hangs must not outlive an abort: cancel it, and the tool stays blocked
-            result = await signal.race(self.dispatcher.tool_call(event))
-        except AbortError:
-            return ToolGateResult(
-                block=True, reason="Tool call aborted before its tool_call hooks answered"
-            )
-        if result is not None and result.block:
-            return ToolGateResult(block=True, reason=result.reason)
-        return None
-
-    async def after(
-        self, call: ToolCall, params: Any, result: ToolResult, is_error: bool, signal: AbortSignal
-    ) -> ToolPatch | None:
-        """Pass the result through the `tool_result` chain and return what it changed."""
-        if not self.dispatcher.has_impls("tool_result"):
-            return None
-        event = make_tool_result_event(
-            call.name, call.id, params, list(result.content), result.details, is_error
-        )
-        patch = await self.dispatcher.tool_result(event)
-        if patch is None:
-            return None
-        return ToolPatch(
-            content=patch.content,
-            details=patch.details,
-            is_error=patch.is_error,
-            details_set=True,
-        )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.events.user import BashResult, UserBashEvent
 from pi_core.messages.agent import BashExecutionMessage
 

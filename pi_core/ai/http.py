@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 
 if "httpx" not in sys.modules:
     # httpx's own command-line tool (`httpx._main`), which `import httpx` loads, imports rich,

@@ -8,8 +8,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from pi_core.messages.base import WireModel
+from pi_core.thinking import ThinkingLevel as ThinkingLevel
 
-ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
 InputKind = Literal["text", "image"]
 
 

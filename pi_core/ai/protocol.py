@@ -11,12 +11,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.ai.model import Model
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages.llm import LLMMessage as LLMMessage
 from pi_core.messages.stream import AssistantMessageEvent
-
-LLMMessage = UserMessage | AssistantMessage | ToolResultMessage
 
 
 @dataclass(frozen=True)

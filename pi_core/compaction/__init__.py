@@ -33,6 +33,7 @@ from pi_core.compaction.tokens import (
     estimate_tokens,
     get_last_assistant_usage,
     get_latest_compaction_entry,
+    js_length,
     should_compact,
 )
 from pi_core.compaction.types import (
@@ -67,6 +68,7 @@ __all__ = [
     "format_file_operations",
     "get_last_assistant_usage",
     "get_latest_compaction_entry",
+    "js_length",
     "message_of_entry",
     "prepare_branch_entries",
     "prepare_compaction",

@@ -41,7 +41,7 @@ from pi_core.events.session import (
     SessionTreeEvent,
     TreePreparation,
 )
-from pi_core.events.tools import (
+from pi_core.events.tool_events import (
     BashToolCallEvent,
     BashToolResultEvent,
     CustomToolCallEvent,

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.compaction.types import CompactionPreparation, CompactionResult
 from pi_core.messages.base import StrictWireModel, WireModel
 from pi_core.session.entries import BranchSummaryEntry, CompactionEntry, SessionEntry

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.ai.model import Model
 from pi_core.messages.base import StrictWireModel, WireModel
 from pi_core.messages.content import ImageContent

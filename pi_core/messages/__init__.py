@@ -17,9 +17,11 @@ from pi_core.messages.content import (
     ToolCall,
     UserContent,
 )
+from pi_core.messages.convert import convert_to_llm
 from pi_core.messages.llm import (
     AssistantMessage,
     Cost,
+    LLMMessage,
     StopReason,
     ToolResultMessage,
     Usage,
@@ -39,6 +41,7 @@ __all__ = [
     "Cost",
     "CustomMessage",
     "ImageContent",
+    "LLMMessage",
     "StopReason",
     "TextContent",
     "ThinkingContent",
@@ -48,6 +51,7 @@ __all__ = [
     "UserContent",
     "UserMessage",
     "WireModel",
+    "convert_to_llm",
     "now_ms",
     "parse_agent_message",
 ]

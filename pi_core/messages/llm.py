@@ -86,3 +86,7 @@ class ToolResultMessage(WireModel):
     details: Any = None
     is_error: bool = False
     timestamp: int = Field(default_factory=now_ms)
+
+
+# The three roles an LLM reads; the agent-side roles are converted first (messages/convert.py).
+LLMMessage = UserMessage | AssistantMessage | ToolResultMessage

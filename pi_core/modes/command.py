@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from pi_core.modes.startup import RunOptions, StartupError, report_problems
+from pi_core.thinking import THINKING_LEVELS
 
 if TYPE_CHECKING:
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
 
-THINKING = click.Choice(["off", "minimal", "low", "medium", "high", "xhigh"])
+THINKING = click.Choice(THINKING_LEVELS)
 
 
 def _split(value: str | None) -> list[str] | None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
 
 
 def print_models(registry: ModelRegistry, search: str) -> int:

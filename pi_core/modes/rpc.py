@@ -22,6 +22,7 @@ from pi_core.messages.llm import content_text
 from pi_core.modes.jsonl import read_lines, serialize_line
 from pi_core.modes.rpc_ui import RpcUI
 from pi_core.session.entries import SessionMessageEntry
+from pi_core.thinking import THINKING_LEVELS
 
 Handler = Callable[["RpcServer", dict[str, Any]], Awaitable[Any]]
 _images = TypeAdapter(list[ImageContent], config=ConfigDict(defer_build=True))
@@ -280,7 +281,7 @@ async def _available_models(server: RpcServer, command: dict[str, Any]) -> Any:
 
 async def _set_thinking(server: RpcServer, command: dict[str, Any]) -> Any:
     level = _field(command, "level")
-    if level not in ("off", "minimal", "low", "medium", "high", "xhigh"):
+    if level not in THINKING_LEVELS:
         raise CommandError(f"Unknown thinking level: {level}")
     server.session.set_thinking_level(level)
     return _NO_DATA

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.plugins.ui import ExtensionUI, NotifyLevel, WidgetPlacement
 
 Output = Callable[[dict[str, Any]], None]

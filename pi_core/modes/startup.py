@@ -11,7 +11,7 @@ from pi_core.plugins.manager import LoadOptions, PluginManager
 
 if TYPE_CHECKING:
     from pi_core.agent_session.session import AgentSession
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
     from pi_core.plugins.ui import ExtensionUI
     from pi_core.session.manager import SessionManager
 
@@ -146,7 +146,7 @@ async def open_session(
     model_registry: ModelRegistry | None = None,
 ) -> AgentSession:
     """Create the AgentSession the options describe (plugins already loaded)."""
-    from pi_core.resources.loader import ResourceLoader
+    from pi_core.resources.resource_loader import ResourceLoader
     from pi_core.resources.settings import SettingsManager
     from pi_core.sdk import create_agent_session
 

@@ -4,17 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from pi_core.plugins.runtime import PluginRuntime
+from pi_core.plugins.runtime import (
+    ContextUsage,
+    NavigationOutcome,
+    PluginRuntime,
+    SessionReader,
+)
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.ai.model import Model
+    from pi_core.ai.model_registry import ModelRegistry
+    from pi_core.compaction.types import CompactionResult
+    from pi_core.messages.agent import CustomMessage
+    from pi_core.messages.content import ImageContent, TextContent
     from pi_core.plugins.event_bus import EventBus
     from pi_core.plugins.ui import ExtensionUI
+    from pi_core.session.manager import SessionManager
 
 
 @dataclass(frozen=True)
@@ -56,12 +66,12 @@ class ExtensionContext:
         return self._runtime.events
 
     @property
-    def session(self) -> Any:
+    def session(self) -> SessionReader | None:
         """Return the read-only session manager (None until a session exists)."""
         return self._runtime.session
 
     @property
-    def model_registry(self) -> Any:
+    def model_registry(self) -> ModelRegistry | None:
         """Return the model registry (None until providers are set up)."""
         return self._runtime.model_registry
 
@@ -70,8 +80,7 @@ class ExtensionContext:
         """Return the current model (None while loading or when none is selected)."""
         if not self._runtime.bound:
             return None
-        model: Model | None = self._runtime.actions.get_model()
-        return model
+        return self._runtime.actions.get_model()
 
     def get_flag(self, name: str) -> bool | str | None:
         """Return the value of a flag registered through `register_flags`."""
@@ -118,7 +127,7 @@ class ExtensionContext:
 
     def is_idle(self) -> bool:
         """Return whether the agent is not streaming."""
-        return bool(self._runtime.actions.is_idle())
+        return self._runtime.actions.is_idle()
 
     def abort(self) -> None:
         """Abort the current agent run."""
@@ -126,13 +135,13 @@ class ExtensionContext:
 
     def has_pending_messages(self) -> bool:
         """Return whether steering or follow-up messages are queued."""
-        return bool(self._runtime.actions.has_pending_messages())
+        return self._runtime.actions.has_pending_messages()
 
     def shutdown(self) -> None:
         """Ask pi to shut down gracefully."""
         self._runtime.actions.shutdown()
 
-    def get_context_usage(self) -> Any:
+    def get_context_usage(self) -> ContextUsage | None:
         """Return `{tokens, context_window, percent}` for the current context, or None."""
         return self._runtime.actions.get_context_usage()
 
@@ -140,7 +149,7 @@ class ExtensionContext:
         self,
         custom_instructions: str | None = None,
         *,
-        on_complete: Callable[[Any], None] | None = None,
+        on_complete: Callable[[CompactionResult], None] | None = None,
         on_error: Callable[[BaseException], None] | None = None,
     ) -> None:
         """Start a compaction without waiting for it."""
@@ -150,23 +159,29 @@ class ExtensionContext:
 
     def get_system_prompt(self) -> str:
         """Return the system prompt in effect."""
-        return str(self._runtime.actions.get_system_prompt())
+        return self._runtime.actions.get_system_prompt()
 
     # --- actions (need a bound session) ---------------------------------------------------
 
     def send_message(
-        self, message: Any, *, trigger_turn: bool = False, deliver_as: str | None = None
+        self,
+        message: CustomMessage | dict[str, object],
+        *,
+        trigger_turn: bool = False,
+        deliver_as: str | None = None,
     ) -> None:
         """Add a custom message; `deliver_as` is "steer", "followUp" or "nextTurn"."""
         self._runtime.actions.send_message(
             message, trigger_turn=trigger_turn, deliver_as=deliver_as
         )
 
-    def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
+    def send_user_message(
+        self, content: str | Sequence[TextContent | ImageContent], *, deliver_as: str | None = None
+    ) -> None:
         """Send a message as if the user typed it; `deliver_as` is "steer" or "followUp"."""
         self._runtime.actions.send_user_message(content, deliver_as=deliver_as)
 
-    def append_entry(self, custom_type: str, data: Any = None) -> None:
+    def append_entry(self, custom_type: str, data: object = None) -> None:
         """Store plugin state in the session (never sent to the LLM)."""
         self._runtime.actions.append_entry(custom_type, data)
 
@@ -176,8 +191,7 @@ class ExtensionContext:
 
     def get_session_name(self) -> str | None:
         """Return the session's display name."""
-        name: str | None = self._runtime.actions.get_session_name()
-        return name
+        return self._runtime.actions.get_session_name()
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Bookmark an entry (None removes the label)."""
@@ -187,7 +201,7 @@ class ExtensionContext:
         """Return the names of the tools the LLM can call now."""
         return list(self._runtime.actions.get_active_tools())
 
-    def get_all_tools(self) -> list[Any]:
+    def get_all_tools(self) -> list[dict[str, object]]:
         """Return every registered tool's name and description."""
         return list(self._runtime.actions.get_all_tools())
 
@@ -195,17 +209,17 @@ class ExtensionContext:
         """Choose which tools the LLM can call (the system prompt is rebuilt)."""
         self._runtime.actions.set_active_tools(names)
 
-    def get_commands(self) -> list[Any]:
+    def get_commands(self) -> list[dict[str, str]]:
         """Return the slash commands available (plugins, templates, skills)."""
         return list(self._runtime.actions.get_commands())
 
     async def set_model(self, model: Model) -> bool:
         """Switch model; False if it has no API key."""
-        return bool(await self._runtime.actions.set_model(model))
+        return await self._runtime.actions.set_model(model)
 
     def get_thinking_level(self) -> str:
         """Return the current thinking level."""
-        return str(self._runtime.actions.get_thinking_level())
+        return self._runtime.actions.get_thinking_level()
 
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level."""
@@ -219,27 +233,42 @@ class CommandContext(ExtensionContext):
         """Wait until the agent stops streaming."""
         await self._runtime.command_actions.wait_for_idle()
 
-    async def new_session(self, **options: Any) -> dict[str, bool]:
+    async def new_session(
+        self,
+        *,
+        parent_session: str | None = None,
+        setup: Callable[[SessionManager], object] | None = None,
+    ) -> NavigationOutcome:
         """Start a new session; returns `{cancelled}`."""
-        result: dict[str, bool] = await self._runtime.command_actions.new_session(**options)
-        return result
-
-    async def fork(self, entry_id: str) -> dict[str, bool]:
-        """Fork from an entry into a new session file; returns `{cancelled}`."""
-        result: dict[str, bool] = await self._runtime.command_actions.fork(entry_id)
-        return result
-
-    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, bool]:
-        """Move to another point in the session tree; returns `{cancelled}`."""
-        result: dict[str, bool] = await self._runtime.command_actions.navigate_tree(
-            target_id, **options
+        return await self._runtime.command_actions.new_session(
+            parent_session=parent_session, setup=setup
         )
-        return result
 
-    async def switch_session(self, session_path: str) -> dict[str, bool]:
+    async def fork(self, entry_id: str) -> NavigationOutcome:
+        """Fork from an entry into a new session file; returns `{cancelled}`."""
+        return await self._runtime.command_actions.fork(entry_id)
+
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool | None = None,
+        label: str | None = None,
+    ) -> NavigationOutcome:
+        """Move to another point in the session tree; returns `{cancelled}`."""
+        return await self._runtime.command_actions.navigate_tree(
+            target_id,
+            summarize=summarize,
+            custom_instructions=custom_instructions,
+            replace_instructions=replace_instructions,
+            label=label,
+        )
+
+    async def switch_session(self, session_path: str) -> NavigationOutcome:
         """Switch to another session file; returns `{cancelled}`."""
-        result: dict[str, bool] = await self._runtime.command_actions.switch_session(session_path)
-        return result
+        return await self._runtime.command_actions.switch_session(session_path)
 
     async def reload(self) -> None:
         """Reload plugins, skills, prompts and themes."""

@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import os
+import sys
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,6 +110,8 @@ class HookDispatcher:
         self.ctx = ctx
         self._describe = describe_plugin
         self._listeners: list[ErrorListener] = []
+        trace = os.environ.get("PI_TRACE_PLUGINS", "")
+        self._trace_to = trace if trace not in ("", "0") else None
 
     # --- plumbing -------------------------------------------------------------------------
 
@@ -131,6 +136,30 @@ class HookDispatcher:
             result = await result
         return result
 
+    async def _traced_call(self, hook: str, impl: pluggy.HookImpl, event: Any) -> Any:
+        """`_call`, logging the hook, plugin, duration and result (PI_TRACE_PLUGINS is set)."""
+        started = time.perf_counter()
+        try:
+            result = await self._call(impl, event)
+        except BaseException as error:
+            self._trace(hook, impl.plugin_name, started, f"raised {error!r}")
+            raise
+        self._trace(hook, impl.plugin_name, started, f"returned {result!r}")
+        return result
+
+    def _trace(self, hook: str, plugin: str, started: float, outcome: str) -> None:
+        """Write one trace line to stderr (PI_TRACE_PLUGINS=1) or append it to the named file."""
+        assert self._trace_to is not None
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        if len(outcome) > 300:
+            outcome = outcome[:297] + "..."
+        line = f"pi trace: {hook} {plugin} {elapsed_ms:.3f} ms {outcome}\n"
+        if self._trace_to == "1":
+            sys.stderr.write(line)
+        else:
+            with open(self._trace_to, "a", encoding="utf-8") as log:
+                log.write(line)
+
     async def walk(self, hook: str, reducer: Reducer[T]) -> T:
         """The one dispatch loop: call each impl in order, skip None, let `reducer` decide.
 
@@ -138,9 +167,13 @@ class HookDispatcher:
         SystemExit, KeyboardInterrupt or a CancelledError the impl raised itself. A cancellation
         of the walking task (an abort) still propagates.
         """
+        traced = self._trace_to is not None
         for impl in self.impls(hook):
             try:
-                raw = await self._call(impl, reducer.event())
+                if traced:
+                    raw = await self._traced_call(hook, impl, reducer.event())
+                else:
+                    raw = await self._call(impl, reducer.event())
                 if raw is not None and reducer.accept(raw, impl):
                     break
             except (Exception, SystemExit, KeyboardInterrupt, asyncio.CancelledError) as error:

@@ -18,17 +18,17 @@ from pi_core.config.paths import project_dir, resolve_path
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
+from pi_core.plugins.importing import import_plugin
 from pi_core.plugins.installed import recorded_plugin_errors
-from pi_core.plugins.loader import import_plugin
-from pi_core.plugins.registry import PluginRegistrations, Registry
-from pi_core.plugins.runtime import PluginRuntime
+from pi_core.plugins.registrations import PluginRegistrations, Registry
+from pi_core.plugins.runtime import PluginRuntime, SessionActions, SessionCommandActions
 from pi_core.plugins.sources import Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.settings import SettingsManager
 
 if TYPE_CHECKING:
     from pi_core.ai.auth import AuthStorage
-    from pi_core.ai.registry import ModelRegistry
+    from pi_core.ai.model_registry import ModelRegistry
 
 
 class PluginRejected(Exception):
@@ -176,7 +176,12 @@ class PluginManager:
                 return plugin.source.describe()
         return key
 
-    def bind(self, actions: Any, command_actions: Any = None, model_registry: Any = None) -> None:
+    def bind(
+        self,
+        actions: SessionActions,
+        command_actions: SessionCommandActions | None = None,
+        model_registry: ModelRegistry | None = None,
+    ) -> None:
         """Bind the session: plugin actions work from now on; registered providers are applied."""
         if model_registry is not None:
             self.runtime.model_registry = model_registry
@@ -192,7 +197,7 @@ class PluginManager:
         """Return a model registry for this agent dir (auth.json, models.json) and the plugins'
         providers."""
         from pi_core.ai.auth import AuthStorage
-        from pi_core.ai.registry import ModelRegistry
+        from pi_core.ai.model_registry import ModelRegistry
 
         registry = ModelRegistry(
             auth or AuthStorage(self.agent_dir / "auth.json"), self.agent_dir / "models.json"

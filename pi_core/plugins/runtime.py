@@ -2,12 +2,122 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, Protocol, TypedDict, cast
 
 from pi_core.plugins.errors import PluginActionError
 from pi_core.plugins.event_bus import EventBus
 from pi_core.plugins.ui import ExtensionUI, NoOpUI
+
+if TYPE_CHECKING:
+    from pi_core.ai.model import Model
+    from pi_core.ai.model_registry import ModelRegistry
+    from pi_core.compaction.types import CompactionResult
+    from pi_core.messages.agent import CustomMessage
+    from pi_core.messages.content import ImageContent, TextContent
+    from pi_core.session.context import SessionContext
+    from pi_core.session.entries import SessionEntry, SessionHeader
+    from pi_core.session.manager import SessionManager, TreeNode
+
+
+class ContextUsage(TypedDict):
+    """How full the model's context window is (`tokens` and `percent` None when unknown)."""
+
+    tokens: int | None
+    contextWindow: int
+    percent: float | None
+
+
+# What a session-control command reports: `{"cancelled": bool}`, plus details some add.
+NavigationOutcome = dict[str, object]
+
+
+class SessionReader(Protocol):
+    """The session as plugins read it (`ctx.session`): everything to read, nothing to write."""
+
+    cwd: str
+    session_id: str
+    session_file: Path | None
+    session_dir: Path | None
+
+    def get_session_file(self) -> str | None: ...
+    def get_entries(self) -> list[SessionEntry]: ...
+    def get_branch(self, from_id: str | None = None) -> list[SessionEntry]: ...
+    def get_entry(self, entry_id: str) -> SessionEntry | None: ...
+    def get_children(self, parent_id: str | None) -> list[SessionEntry]: ...
+    def get_label(self, entry_id: str) -> str | None: ...
+    def get_leaf_id(self) -> str | None: ...
+    def get_leaf_entry(self) -> SessionEntry | None: ...
+    def get_tree(self) -> list[TreeNode]: ...
+    def get_header(self) -> SessionHeader: ...
+    def get_session_name(self) -> str | None: ...
+    def build_session_context(self) -> SessionContext: ...
+    def is_persisted(self) -> bool: ...
+
+
+class SessionActions(Protocol):
+    """What a bound session does for `ctx` (implemented by agent_session/plugin_actions.py)."""
+
+    def get_model(self) -> Model | None: ...
+    def is_idle(self) -> bool: ...
+    def abort(self) -> None: ...
+    def has_pending_messages(self) -> bool: ...
+    def shutdown(self) -> None: ...
+    def get_context_usage(self) -> ContextUsage | None: ...
+    def compact(
+        self,
+        custom_instructions: str | None = None,
+        *,
+        on_complete: Callable[[CompactionResult], None] | None = None,
+        on_error: Callable[[BaseException], None] | None = None,
+    ) -> None: ...
+    def get_system_prompt(self) -> str: ...
+    def send_message(
+        self,
+        message: CustomMessage | dict[str, object],
+        *,
+        trigger_turn: bool = False,
+        deliver_as: str | None = None,
+    ) -> None: ...
+    def send_user_message(
+        self, content: str | Sequence[TextContent | ImageContent], *, deliver_as: str | None = None
+    ) -> None: ...
+    def append_entry(self, custom_type: str, data: object = None) -> None: ...
+    def set_session_name(self, name: str) -> None: ...
+    def get_session_name(self) -> str | None: ...
+    def set_label(self, entry_id: str, label: str | None) -> None: ...
+    def get_active_tools(self) -> list[str]: ...
+    def get_all_tools(self) -> list[dict[str, object]]: ...
+    def set_active_tools(self, names: list[str]) -> None: ...
+    def get_commands(self) -> list[dict[str, str]]: ...
+    async def set_model(self, model: Model) -> bool: ...
+    def get_thinking_level(self) -> str: ...
+    def set_thinking_level(self, level: str) -> None: ...
+
+
+class SessionCommandActions(Protocol):
+    """The session control a slash command may use (`CommandContext`)."""
+
+    async def wait_for_idle(self) -> None: ...
+    async def new_session(
+        self,
+        *,
+        parent_session: str | None = None,
+        setup: Callable[[SessionManager], object] | None = None,
+    ) -> NavigationOutcome: ...
+    async def fork(self, entry_id: str) -> NavigationOutcome: ...
+    async def navigate_tree(
+        self,
+        target_id: str,
+        *,
+        summarize: bool = False,
+        custom_instructions: str | None = None,
+        replace_instructions: bool | None = None,
+        label: str | None = None,
+    ) -> NavigationOutcome: ...
+    async def switch_session(self, session_path: str) -> NavigationOutcome: ...
+    async def reload(self) -> None: ...
 
 
 class _LoadingActions:
@@ -19,6 +129,16 @@ class _LoadingActions:
             "(tools, commands, flags…); call actions from an event hook such as session_start, "
             "from a tool, or from a command."
         )
+
+
+def _loading_actions() -> SessionActions:
+    """Return the stand-in that raises for every session action."""
+    return cast("SessionActions", _LoadingActions())
+
+
+def _loading_command_actions() -> SessionCommandActions:
+    """Return the stand-in that raises for every command action."""
+    return cast("SessionCommandActions", _LoadingActions())
 
 
 class PluginRuntime:
@@ -38,13 +158,15 @@ class PluginRuntime:
         self.ui: ExtensionUI = ui or NoOpUI()
         self.events = EventBus(on_bus_error)
         self.flag_values: dict[str, bool | str | None] = {}
-        self.session: Any = None
-        self.model_registry: Any = None
-        self.actions: Any = _LoadingActions()
-        self.command_actions: Any = _LoadingActions()
+        self.session: SessionReader | None = None
+        self.model_registry: ModelRegistry | None = None
+        self.actions: SessionActions = _loading_actions()
+        self.command_actions: SessionCommandActions = _loading_command_actions()
         self.bound = False
 
-    def bind(self, actions: Any, command_actions: Any = None) -> None:
+    def bind(
+        self, actions: SessionActions, command_actions: SessionCommandActions | None = None
+    ) -> None:
         """Give plugins the real session: from now on every context's actions work."""
         self.actions = actions
         if command_actions is not None:
@@ -53,6 +175,6 @@ class PluginRuntime:
 
     def unbind(self) -> None:
         """Return to the loading state (used when a runtime is torn down for reload)."""
-        self.actions = _LoadingActions()
-        self.command_actions = _LoadingActions()
+        self.actions = _loading_actions()
+        self.command_actions = _loading_command_actions()
         self.bound = False

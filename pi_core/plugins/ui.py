@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 
 NotifyLevel = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["aboveEditor", "belowEditor"]

@@ -10,7 +10,6 @@ from pi_core.resources.context_files import (
 from pi_core.resources.diagnostics import ResourceCollision, ResourceDiagnostic, SourceInfo
 from pi_core.resources.entry_points import RESOURCES_GROUP, PackageFolder, package_folders
 from pi_core.resources.frontmatter import FrontmatterError, parse_frontmatter, strip_frontmatter
-from pi_core.resources.loader import PluginResources, ResourceLoader
 from pi_core.resources.prompt_templates import (
     PromptTemplate,
     expand_prompt_template,
@@ -18,6 +17,7 @@ from pi_core.resources.prompt_templates import (
     parse_command_args,
     substitute_args,
 )
+from pi_core.resources.resource_loader import PluginResources, ResourceLoader
 from pi_core.resources.settings import (
     Settings,
     SettingsFileError,

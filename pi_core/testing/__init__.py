@@ -1,4 +1,5 @@
-"""Test helpers shipped with the core: a loopback fake LLM server and a scripted provider."""
+"""Test helpers shipped with the core: a loopback fake LLM server, a scripted provider, and
+`execute_tool_call`, which runs one tool call through the agent loop's own tool path."""
 
 from pi_core.testing.fake_llm import FakeLLMServer, FakeResponse, RecordedRequest
 from pi_core.testing.gate import PipeGate
@@ -10,6 +11,7 @@ from pi_core.testing.scripted import (
     reply,
     scripted_model,
 )
+from pi_core.testing.tools import ToolOutcome, execute_tool_call
 from pi_core.testing.wire import chat_error, chat_models_json, chat_stream
 
 __all__ = [
@@ -20,10 +22,12 @@ __all__ = [
     "ScriptedCall",
     "ScriptedProvider",
     "ScriptedResponse",
+    "ToolOutcome",
     "call",
     "chat_error",
     "chat_models_json",
     "chat_stream",
+    "execute_tool_call",
     "reply",
     "scripted_model",
 ]

@@ -1,6 +1,30 @@
-"""The tool API and the parameter models of the built-in tools."""
+"""The tool API: defining a tool, its result, and the parameter models of the built-in tools.
 
-from pi_core.tools.execution import ToolOutcome, execute_tool_call
+A tool plugin returns `Tool` objects from the `register_tools` hook. The parameter and details
+models of pi's seven built-in tools live here too because the typed tool-call events
+(`pi_core.events.BashToolCallEvent`, ...) carry them; the tools themselves ship in
+pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through
+symlinks, never half-written).
+"""
+
+from pi_core.fileio import atomic_write, write_target
+from pi_core.tools.inputs import (
+    BashToolDetails,
+    BashToolInput,
+    EditReplacement,
+    EditToolDetails,
+    EditToolInput,
+    FindToolDetails,
+    FindToolInput,
+    GrepToolDetails,
+    GrepToolInput,
+    LsToolDetails,
+    LsToolInput,
+    ReadToolDetails,
+    ReadToolInput,
+    TruncationResult,
+    WriteToolInput,
+)
 from pi_core.tools.schema import tool_parameters_schema
 from pi_core.tools.tool import (
     FunctionTool,
@@ -12,13 +36,28 @@ from pi_core.tools.tool import (
 )
 
 __all__ = [
+    "BashToolDetails",
+    "BashToolInput",
+    "EditReplacement",
+    "EditToolDetails",
+    "EditToolInput",
+    "FindToolDetails",
+    "FindToolInput",
     "FunctionTool",
+    "GrepToolDetails",
+    "GrepToolInput",
+    "LsToolDetails",
+    "LsToolInput",
+    "ReadToolDetails",
+    "ReadToolInput",
     "Tool",
     "ToolArgumentsError",
-    "ToolOutcome",
     "ToolResult",
     "ToolUpdateCallback",
+    "TruncationResult",
+    "WriteToolInput",
+    "atomic_write",
     "define_tool",
-    "execute_tool_call",
     "tool_parameters_schema",
+    "write_target",
 ]

@@ -12,7 +12,7 @@ from pi_core.messages.content import ImageContent, TextContent, UserContent
 from pi_core.tools.schema import tool_parameters_schema
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
     from pi_core.plugins.context import ExtensionContext
 
 ParamsT = TypeVar("ParamsT", bound=BaseModel)

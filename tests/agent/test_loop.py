@@ -17,7 +17,7 @@ from pi_core import (
     UserMessage,
 )
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
-from pi_core.agent.tools import SKIPPED_TEXT, ToolGateResult
+from pi_core.agent.tool_calls import SKIPPED_TEXT, ToolGateResult
 from pi_core.testing import ScriptedProvider, call, reply, scripted_model
 
 

@@ -7,7 +7,7 @@ from textwrap import dedent
 
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
 from pi_core.ai.auth import AuthStorage
-from pi_core.ai.registry import ModelRegistry
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.messages import AssistantMessage
 from pi_core.plugins.manager import LoadOptions, PluginManager
 

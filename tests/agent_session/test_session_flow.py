@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pi_core.events.session import SessionBeforeSwitchResult
-from pi_core.events.tools import ToolCallResult
+from pi_core.events.tool_events import ToolCallResult
 from pi_core.messages import AssistantMessage, ToolResultMessage, UserMessage
 from pi_core.messages.agent import CustomMessage
 from pi_core.plugins.manager import LoadOptions

@@ -12,7 +12,7 @@ import pytest
 
 from pi_core.ai.auth import AuthStorage
 from pi_core.ai.model import ModelCost, ProviderConfig, ProviderModelConfig
-from pi_core.ai.registry import (
+from pi_core.ai.model_registry import (
     MissingApiKeyError,
     ModelRegistry,
     UnknownModelError,

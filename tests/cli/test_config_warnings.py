@@ -22,7 +22,8 @@ MODES = ("print", "json", "rpc")
 
 # Registers the fake server as a provider, so a session has a model without models.json.
 FAKE_PROVIDER_PLUGIN = """\
-from pi_core import ProviderConfig, ProviderModelConfig, hookimpl
+from pi_core import ProviderConfig, hookimpl
+from pi_core.providers import ProviderModelConfig
 
 
 @hookimpl

@@ -22,11 +22,11 @@ from pi_core.resources.settings.models import (
     RetrySettings,
     Settings,
     ThinkingBudgetsSettings,
-    ThinkingLevel,
     TreeFilterMode,
     WarningSettings,
 )
 from pi_core.resources.settings.storage import SettingsScope
+from pi_core.thinking import ThinkingLevel
 
 
 class SettingsAccessors:

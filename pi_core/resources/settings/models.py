@@ -13,8 +13,8 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from pi_core.messages.base import WireModel
+from pi_core.thinking import ThinkingLevel
 
-ThinkingLevel = Literal["off", "minimal", "low", "medium", "high", "xhigh"]
 QueueMode = Literal["all", "one-at-a-time"]
 DoubleEscapeAction = Literal["fork", "tree", "none"]
 TreeFilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]

@@ -10,7 +10,7 @@ from typing import Any
 from pi_plugin_anthropic.convert import build_payload
 from pi_plugin_anthropic.stream import stream_messages
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions

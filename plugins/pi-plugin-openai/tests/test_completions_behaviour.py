@@ -11,7 +11,7 @@ from typing import Any
 from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.convert import build_payload
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.ai.errors import classify_error, retry_after_ms
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions

@@ -14,12 +14,12 @@ from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.responses import stream_responses
 from pi_plugin_openai.responses_convert import build_payload, reasoning_effort
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.ai.auth import AuthStorage
 from pi_core.ai.errors import classify_error
 from pi_core.ai.model import Model, ProviderConfig
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
-from pi_core.ai.registry import ModelRegistry
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,

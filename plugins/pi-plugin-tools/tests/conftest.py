@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from pi_plugin_tools import create_tools
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.plugins.context import ExtensionContext
 from pi_core.plugins.manager import PluginManager
-from pi_core.tools import ToolOutcome, ToolUpdateCallback, execute_tool_call
+from pi_core.testing import ToolOutcome, execute_tool_call
+from pi_core.tools import ToolUpdateCallback
 
 RunTool = Callable[..., Awaitable[ToolOutcome]]
 

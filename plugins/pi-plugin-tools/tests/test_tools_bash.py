@@ -8,7 +8,7 @@ import os
 import random
 from pathlib import Path
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.tools import ToolResult
 from pi_core.tools.inputs import BashToolDetails
 

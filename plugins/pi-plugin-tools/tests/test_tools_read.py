@@ -168,7 +168,7 @@ def test_image_note_for_models_without_vision() -> None:
 
 
 async def test_already_aborted(run, cwd: Path) -> None:
-    from pi_core.agent.abort import AbortController
+    from pi_core.abort import AbortController
 
     (cwd / "a.txt").write_text("x")
     controller = AbortController()

@@ -12,7 +12,7 @@ from typing import IO
 
 import pytest
 
-from pi_core.agent.abort import AbortController
+from pi_core.abort import AbortController
 from pi_core.tools.inputs import FindToolDetails, GrepToolDetails, LsToolDetails
 
 

@@ -75,7 +75,7 @@ async def test_writing_onto_a_directory_fails(run, cwd: Path) -> None:
 
 
 async def test_aborted_write_changes_nothing(run, cwd: Path) -> None:
-    from pi_core.agent.abort import AbortController
+    from pi_core.abort import AbortController
 
     controller = AbortController()
     controller.abort()

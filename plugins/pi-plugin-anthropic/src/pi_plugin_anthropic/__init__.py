@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pi_core.ai.model import ProviderConfig
-from pi_core.hookspecs import hookimpl
+from pi_core import hookimpl
+from pi_core.providers import ProviderConfig
 from pi_plugin_anthropic.catalog import MODELS
 from pi_plugin_anthropic.stream import stream_messages
 

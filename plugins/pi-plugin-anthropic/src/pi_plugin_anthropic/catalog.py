@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pi_core.ai.model import ModelCost, ProviderModelConfig
+from pi_core.providers import ModelCost, ProviderModelConfig
 
 
 def _model(

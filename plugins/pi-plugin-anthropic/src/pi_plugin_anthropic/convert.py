@@ -5,11 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions
-from pi_core.ai.transform import transform_messages
-from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_core.providers import LLMContext, Model, StreamOptions, transform_messages
 
 THINKING_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pi_core.ai.errors import with_retry_after
+from pi_core.providers import with_retry_after
 
 
 def describe_error(error: BaseException) -> str:

@@ -6,11 +6,14 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pi_core.ai.builder import AssistantMessageBuilder
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions
-from pi_core.messages.llm import StopReason
-from pi_core.messages.stream import AssistantMessageEvent
+from pi_core.messages import StopReason
+from pi_core.providers import (
+    AssistantMessageBuilder,
+    AssistantMessageEvent,
+    LLMContext,
+    Model,
+    StreamOptions,
+)
 from pi_plugin_anthropic.convert import build_payload
 from pi_plugin_anthropic.errors import describe_error
 from pi_plugin_anthropic.transport import (

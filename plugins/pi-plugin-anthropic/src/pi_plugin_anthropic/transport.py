@@ -12,9 +12,8 @@ import os
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from pi_core._version import __version__
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import StreamOptions
+from pi_core import __version__
+from pi_core.providers import Model, StreamOptions
 from pi_plugin_anthropic.convert import ADAPTIVE_MODELS
 
 if TYPE_CHECKING:

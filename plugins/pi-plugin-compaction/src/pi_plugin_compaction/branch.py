@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pi_core.compaction.branch import prepare_branch_entries
-from pi_core.compaction.file_ops import compute_file_lists, format_file_operations
-from pi_core.events.session import BranchSummary, TreePreparation
+from pi_core.compaction import compute_file_lists, format_file_operations, prepare_branch_entries
+from pi_core.events import BranchSummary, TreePreparation
 from pi_plugin_compaction.llm import Summarizer
 from pi_plugin_compaction.prompts import BRANCH_PROMPT, BRANCH_SUMMARY_PREAMBLE, NO_BRANCH_CONTENT
 from pi_plugin_compaction.serialize import serialize_conversation

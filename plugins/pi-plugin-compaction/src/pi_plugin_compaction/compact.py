@@ -9,9 +9,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from pi_core.compaction.file_ops import compute_file_lists, format_file_operations
-from pi_core.compaction.types import CompactionPreparation, CompactionResult
-from pi_core.messages.agent import AgentMessage
+from pi_core.compaction import (
+    CompactionPreparation,
+    CompactionResult,
+    compute_file_lists,
+    format_file_operations,
+)
+from pi_core.messages import AgentMessage
 from pi_plugin_compaction.llm import Summarizer, SummaryFailed
 from pi_plugin_compaction.prompts import (
     NO_PRIOR_HISTORY,

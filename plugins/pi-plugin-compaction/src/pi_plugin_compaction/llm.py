@@ -6,12 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pi_core.agent.abort import AbortSignal
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions
-from pi_core.messages.content import TextContent
-from pi_core.messages.llm import AssistantMessage, UserMessage
-from pi_core.messages.stream import StreamDone, StreamError
+from pi_core.abort import AbortSignal
+from pi_core.messages import AssistantMessage, TextContent, UserMessage
+from pi_core.providers import LLMContext, Model, StreamDone, StreamError, StreamOptions
 from pi_plugin_compaction.prompts import SYSTEM_PROMPT
 
 

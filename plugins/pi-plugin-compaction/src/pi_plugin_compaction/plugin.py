@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from pi_core.agent.abort import AbortSignal
-from pi_core.events.session import (
+from pi_core import ExtensionContext, hookimpl
+from pi_core.abort import AbortSignal
+from pi_core.events import (
     SessionBeforeCompactEvent,
     SessionBeforeCompactResult,
     SessionBeforeTreeEvent,
     SessionBeforeTreeResult,
 )
-from pi_core.hookspecs import hookimpl
-from pi_core.plugins.context import ExtensionContext
 from pi_plugin_compaction.branch import summarize_branch
 from pi_plugin_compaction.compact import summarize_compaction
 from pi_plugin_compaction.llm import Summarizer, SummaryAborted

@@ -6,12 +6,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pi_core.agent_session.convert import convert_to_llm
-from pi_core.ai.protocol import LLMMessage
-from pi_core.compaction.tokens import js_length
-from pi_core.messages.agent import AgentMessage
-from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.compaction import js_length
+from pi_core.messages import (
+    AgentMessage,
+    AssistantMessage,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+    convert_to_llm,
+)
+from pi_core.providers import LLMMessage
 
 TOOL_RESULT_MAX_CHARS = 2_000
 """A tool result longer than this (in JavaScript characters) is cut, with a note of the rest."""

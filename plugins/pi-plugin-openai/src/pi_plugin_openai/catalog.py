@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core.ai.model import ModelCost, ProviderModelConfig
+from pi_core.providers import ModelCost, ProviderModelConfig
 
 _NO_OFF: dict[str, Any] = {"off": None}
 """GPT-5 models cannot turn reasoning off."""

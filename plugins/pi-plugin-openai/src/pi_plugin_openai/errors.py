@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pi_core.ai.errors import with_retry_after
+from pi_core.providers import with_retry_after
 
 
 def describe_error(error: BaseException) -> str:

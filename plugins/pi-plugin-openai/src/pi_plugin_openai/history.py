@@ -6,10 +6,8 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMMessage
-from pi_core.ai.transform import transform_messages
-from pi_core.messages.llm import AssistantMessage
+from pi_core.messages import AssistantMessage
+from pi_core.providers import LLMMessage, Model, transform_messages
 
 OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode"}
 """Providers whose tool-call ids carry a Responses item id after a `|` worth keeping."""

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from pi_core.ai.builder import AssistantMessageBuilder
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions
-from pi_core.messages.stream import AssistantMessageEvent
+from pi_core.providers import (
+    AssistantMessageBuilder,
+    AssistantMessageEvent,
+    LLMContext,
+    Model,
+    StreamOptions,
+)
 from pi_plugin_openai.errors import describe_error
 from pi_plugin_openai.responses_convert import build_payload, session_headers
 from pi_plugin_openai.responses_events import ResponsesEvents

@@ -6,14 +6,20 @@ import json
 import os
 from typing import Any
 
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMContext, StreamOptions, ToolSpec
-from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ThinkingContent,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
+from pi_core.providers import THINKING_LEVELS, LLMContext, Model, StreamOptions, ToolSpec
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
 
-_LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
+_LEVELS: tuple[str, ...] = THINKING_LEVELS
 
 
 def to_json(value: Any) -> str:

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core.ai.builder import AssistantMessageBuilder
-from pi_core.messages.content import ToolCall
-from pi_core.messages.llm import StopReason
-from pi_core.messages.stream import AssistantMessageEvent
+from pi_core.messages import StopReason, ToolCall
+from pi_core.providers import AssistantMessageBuilder, AssistantMessageEvent
 from pi_plugin_openai.responses_convert import text_signature, to_json
 
 _STATUS: dict[str, StopReason] = {

@@ -13,9 +13,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
-from pi_core._version import __version__
-from pi_core.ai.model import Model
-from pi_core.ai.protocol import StreamOptions
+from pi_core import __version__
+from pi_core.providers import Model, StreamOptions
 
 if TYPE_CHECKING:
     import httpx

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from pi_core.agent.abort import AbortError, AbortSignal
+from pi_core.abort import AbortError, AbortSignal
 
 T = TypeVar("T")
 

@@ -7,12 +7,10 @@ import signal as signals
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.events.session import SessionShutdownEvent
-from pi_core.events.user import BashResult, UserBashEvent, UserBashResult
-from pi_core.hookspecs import hookimpl
-from pi_core.messages.content import TextContent
-from pi_core.tools.inputs import BashToolDetails, BashToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.events import BashResult, SessionShutdownEvent, UserBashEvent, UserBashResult
+from pi_core.messages import TextContent
+from pi_core.tools import BashToolDetails, BashToolInput, Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot, remove_session_logs
 from pi_plugin_tools.process import run_in_shell
 from pi_plugin_tools.render import (
@@ -30,8 +28,8 @@ from pi_plugin_tools.updates import ThrottledUpdates
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
     "Execute a bash command in the current working directory. Returns stdout and stderr. "

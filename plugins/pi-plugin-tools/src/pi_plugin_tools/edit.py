@@ -9,9 +9,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.hookspecs import hookimpl
-from pi_core.tools.inputs import EditToolDetails, EditToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.tools import EditToolDetails, EditToolInput, Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.edit_diff import (
     apply_edits,
@@ -36,8 +35,8 @@ from pi_plugin_tools.render import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
     "Edit a single file using exact text replacement. Every edits[].oldText must match a "

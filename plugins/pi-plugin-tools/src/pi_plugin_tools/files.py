@@ -9,7 +9,7 @@ import errno
 import os
 from collections.abc import AsyncIterator, Callable
 
-from pi_core.fileio import atomic_write, write_target
+from pi_core.tools import atomic_write, write_target
 
 __all__ = ["file_mutation_lock", "replace_file", "write_target"]
 

@@ -7,9 +7,8 @@ import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.hookspecs import hookimpl
-from pi_core.tools.inputs import FindToolDetails, FindToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.tools import FindToolDetails, FindToolInput, Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.globmatch import compile_glob
 from pi_plugin_tools.listing import listing_result, listing_result_view
@@ -25,8 +24,8 @@ from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, UNLIMITED_LINES, truncat
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DEFAULT_LIMIT = 1000
 

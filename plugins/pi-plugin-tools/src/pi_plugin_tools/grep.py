@@ -10,9 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pi_core.hookspecs import hookimpl
-from pi_core.tools.inputs import GrepToolDetails, GrepToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.tools import GrepToolDetails, GrepToolInput, Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.listing import listing_result, listing_result_view
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
@@ -34,8 +33,8 @@ from pi_plugin_tools.truncate import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DEFAULT_LIMIT = 100
 

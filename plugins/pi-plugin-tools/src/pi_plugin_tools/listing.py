@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pi_core.tools.inputs import TruncationResult
-from pi_core.tools.tool import ToolResult
+from pi_core.tools import ToolResult, TruncationResult
 from pi_plugin_tools.render import as_details, listing_view, size_limit_warning
 from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, format_size
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.messages.base import WireModel
+    from pi_core.messages import WireModel
 
 
 def listing_result(

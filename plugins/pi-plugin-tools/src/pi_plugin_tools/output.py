@@ -10,7 +10,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import BinaryIO
 
-from pi_core.tools.inputs import TruncationResult
+from pi_core.tools import TruncationResult
 from pi_plugin_tools.truncate import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_LINES,

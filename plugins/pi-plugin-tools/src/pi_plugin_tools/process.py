@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pi_plugin_tools.shell import kill_process_group, reaper, shell_command
 
 if TYPE_CHECKING:
-    from pi_core.agent.abort import AbortSignal
+    from pi_core.abort import AbortSignal
 
 EXIT_STDIO_GRACE_SECONDS = 0.1
 """After the shell exits, how long to wait for background children to release its output pipe."""

@@ -9,10 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pi_core.hookspecs import hookimpl
-from pi_core.messages.content import ImageContent, TextContent, UserContent
-from pi_core.tools.inputs import ReadToolDetails, ReadToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.messages import ImageContent, TextContent, UserContent
+from pi_core.tools import ReadToolDetails, ReadToolInput, Tool, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.images import (
     MAX_INLINE_IMAGE_BASE64_BYTES,
@@ -41,8 +40,8 @@ from pi_plugin_tools.truncate import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
     "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). "

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
-from pi_core.messages.content import ImageContent, TextContent
-from pi_core.tools.inputs import TruncationResult
+from pi_core.messages import ImageContent, TextContent
+from pi_core.tools import TruncationResult
 from pi_plugin_tools.paths import shorten_path
 from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, format_size
 
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.tools.tool import ToolResult
+    from pi_core.tools import ToolResult
 
 DetailsT = TypeVar("DetailsT", bound=BaseModel)
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from pi_core.tools.inputs import TruncationResult
+from pi_core.tools import TruncationResult
 from pi_plugin_tools.textfile import UTF16_BOMS
 from pi_plugin_tools.truncate import byte_length, truncate_head_lines
 

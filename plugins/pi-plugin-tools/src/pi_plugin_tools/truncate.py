@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
-from pi_core.tools.inputs import TruncationResult
+from pi_core.tools import TruncationResult
 
 DEFAULT_MAX_LINES = 2000
 DEFAULT_MAX_BYTES = 50 * 1024

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from pi_core.messages.content import TextContent
-from pi_core.tools.inputs import BashToolDetails
-from pi_core.tools.tool import ToolResult, ToolUpdateCallback
+from pi_core.messages import TextContent
+from pi_core.tools import BashToolDetails, ToolResult, ToolUpdateCallback
 from pi_plugin_tools.output import OutputAccumulator
 
 UPDATE_THROTTLE_SECONDS = 0.1

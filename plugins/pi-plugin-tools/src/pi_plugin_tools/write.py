@@ -7,9 +7,8 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.hookspecs import hookimpl
-from pi_core.tools.inputs import WriteToolInput
-from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
+from pi_core import hookimpl
+from pi_core.tools import Tool, ToolResult, ToolUpdateCallback, WriteToolInput
 from pi_plugin_tools.abort import check_aborted
 from pi_plugin_tools.files import file_mutation_lock, replace_file, write_target
 from pi_plugin_tools.paths import resolve_to_cwd
@@ -26,8 +25,8 @@ from pi_plugin_tools.render import (
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from pi_core.agent.abort import AbortSignal
-    from pi_core.plugins.context import ExtensionContext
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
     "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. "

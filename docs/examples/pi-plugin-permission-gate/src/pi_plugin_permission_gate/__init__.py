@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pi_core import BashToolCallEvent, CommandContext, ExtensionContext, ToolCallResult, hookimpl
+from pi_core import CommandContext, ExtensionContext, ToolCallResult, hookimpl
+from pi_core.events import BashToolCallEvent
 
 DANGEROUS = re.compile(r"\brm\s+-\w*[rf]\w*\b|\bsudo\b|\bchmod\s+777\b")
 blocked_commands: list[str] = []

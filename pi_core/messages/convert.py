@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pi_core.ai.protocol import LLMMessage
 from pi_core.messages.agent import (
     AgentMessage,
     BashExecutionMessage,
@@ -11,7 +10,7 @@ from pi_core.messages.agent import (
     CustomMessage,
 )
 from pi_core.messages.content import TextContent
-from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages.llm import AssistantMessage, LLMMessage, ToolResultMessage, UserMessage
 
 COMPACTION_SUMMARY_PREFIX = (
     "The conversation history before this point was compacted into the following summary:"

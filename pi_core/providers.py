@@ -1,0 +1,76 @@
+"""The provider API: what a plugin needs to stream an LLM's answer into pi.
+
+A provider plugin registers a `ProviderConfig` (hook `register_providers`) and a `StreamFunction`
+per API kind (hook `register_stream_functions`). The stream function receives a `Model`, an
+`LLMContext` and `StreamOptions`, and yields `AssistantMessageEvent`s, most easily produced by an
+`AssistantMessageBuilder`. The HTTP layer (`open_stream`, `sse_events`, ...) lives in
+`pi_core.ai.http`, a public module imported inside the stream function so that start-up never
+loads httpx. See docs/providers.md.
+"""
+
+from pi_core.ai.builder import AssistantMessageBuilder, parse_tool_arguments
+from pi_core.ai.errors import ErrorKind, classify_error, is_context_overflow, with_retry_after
+from pi_core.ai.model import (
+    InputKind,
+    Model,
+    ModelCost,
+    ProviderConfig,
+    ProviderModelConfig,
+    ThinkingLevel,
+)
+from pi_core.ai.protocol import LLMContext, StreamFunction, StreamOptions, ToolSpec
+from pi_core.ai.transform import NormalizeToolCallId, same_model, transform_messages
+from pi_core.messages.llm import LLMMessage
+from pi_core.messages.stream import (
+    AssistantMessageEvent,
+    StreamDone,
+    StreamError,
+    StreamStart,
+    TextDelta,
+    TextEnd,
+    TextStart,
+    ThinkingDelta,
+    ThinkingEnd,
+    ThinkingStart,
+    ToolCallDelta,
+    ToolCallEnd,
+    ToolCallStart,
+)
+from pi_core.thinking import THINKING_LEVELS
+
+__all__ = [
+    "THINKING_LEVELS",
+    "AssistantMessageBuilder",
+    "AssistantMessageEvent",
+    "ErrorKind",
+    "InputKind",
+    "LLMContext",
+    "LLMMessage",
+    "Model",
+    "ModelCost",
+    "NormalizeToolCallId",
+    "ProviderConfig",
+    "ProviderModelConfig",
+    "StreamDone",
+    "StreamError",
+    "StreamFunction",
+    "StreamOptions",
+    "StreamStart",
+    "TextDelta",
+    "TextEnd",
+    "TextStart",
+    "ThinkingDelta",
+    "ThinkingEnd",
+    "ThinkingLevel",
+    "ThinkingStart",
+    "ToolCallDelta",
+    "ToolCallEnd",
+    "ToolCallStart",
+    "ToolSpec",
+    "classify_error",
+    "is_context_overflow",
+    "parse_tool_arguments",
+    "same_model",
+    "transform_messages",
+    "with_retry_after",
+]

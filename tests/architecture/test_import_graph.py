@@ -1,0 +1,115 @@
+"""pi_core's modules import each other without circles, and no lazy import hides one."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "pi_core"
+
+
+def module_files() -> dict[str, Path]:
+    """Map each pi_core module's dotted name to its file."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+MODULES = module_files()
+
+
+def target(module: str, name: str) -> str:
+    """The pi_core module `from module import name` loads: a submodule if name is one."""
+    if f"{module}.{name}" in MODULES:
+        return f"{module}.{name}"
+    while module not in MODULES and "." in module:
+        module = module.rsplit(".", 1)[0]
+    return module
+
+
+def imports(node: ast.AST) -> Iterator[str]:
+    """Yield the pi_core modules an import statement loads."""
+    if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+        if node.module.split(".")[0] == "pi_core":
+            for alias in node.names:
+                yield target(node.module, alias.name)
+    elif isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name.split(".")[0] == "pi_core":
+                yield target(alias.name, "")
+
+
+def is_type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def module_level_imports(tree: ast.Module) -> set[str]:
+    """The modules imported when the module runs: not inside functions, not for type checkers."""
+    found: set[str] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or is_type_checking(node):
+            continue
+        found.update(imports(node))
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def lazy_imports(tree: ast.Module) -> list[tuple[str, int]]:
+    """The (module, line) imports made inside functions."""
+    found = []
+    for function in ast.walk(tree):
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(function):
+                found += [(module, getattr(node, "lineno", 0)) for module in imports(node)]
+    return found
+
+
+TREES = {name: ast.parse(path.read_text(), str(path)) for name, path in MODULES.items()}
+GRAPH = {name: module_level_imports(tree) - {name} for name, tree in TREES.items()}
+
+
+def reaches(start: str, goal: str) -> list[str] | None:
+    """A module-level import path from start to goal, or None."""
+    paths = {start: [start]}
+    todo = [start]
+    while todo:
+        current = todo.pop()
+        if current == goal:
+            return paths[current]
+        for following in GRAPH.get(current, ()):
+            if following not in paths:
+                paths[following] = [*paths[current], following]
+                todo.append(following)
+    return None
+
+
+def test_there_are_modules_to_check() -> None:
+    assert len(MODULES) > 100
+    assert "pi_core.plugins.dispatch" in GRAPH["pi_core.plugins.manager"]
+
+
+def test_no_module_level_import_circle() -> None:
+    circles = []
+    for name, imported in GRAPH.items():
+        for module in imported:
+            path = reaches(module, name)
+            if path is not None:
+                circles.append(" -> ".join([name, *path]))
+    assert circles == []
+
+
+def test_no_lazy_import_hides_a_circle() -> None:
+    hidden = []
+    for name, tree in TREES.items():
+        for module, line in lazy_imports(tree):
+            path = reaches(module, name) if module != name else None
+            if path is not None:
+                hidden.append(f"{MODULES[name].name}:{line}: " + " -> ".join([name, *path]))
+    assert hidden == []
