@@ -52,4 +52,5 @@ async def _run_app(
     app = InteractiveApp(session, ui, theme)
     for message in session.messages:
         app.transcript.message(message, width)
+    app.flush_before_start()
     return await app.run(first, images, more)

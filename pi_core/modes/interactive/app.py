@@ -137,7 +137,7 @@ class InteractiveApp:
             erase_when_done=False,
         )
         self.app.ttimeoutlen = 0.05
-        self.app.timeoutlen = 0.5
+        self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
         session.subscribe(self.on_event)
         session.dispatcher.on_error(self._on_plugin_error)
@@ -232,7 +232,7 @@ class InteractiveApp:
         if busy:
             frame = SPINNER[int((time.monotonic() - self._spinner_start) / 0.08) % len(SPINNER)]
             parts.append(f"\x1b[36m{frame}\x1b[0m {dim}{busy}{reset}")
-        elif self.status_line:
+        if self.status_line:
             parts.append(dim + self.status_line + reset)
         for line in self.ui.widget_lines("aboveEditor"):
             parts.append(line)
@@ -680,10 +680,14 @@ class InteractiveApp:
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGTERM)
                 loop.remove_signal_handler(signal.SIGHUP)
+        self.flush_before_start()
+        return int(code or 0)
+
+    def flush_before_start(self) -> None:
+        """Print what the transcript holds (a loaded session) before the app draws."""
         if self.transcript.out:
             _write("\n".join(self.transcript.out) + "\n")
             self.transcript.out = []
-        return int(code or 0)
 
     def _completing_context(self) -> bool:
         before = self.buffer.document.text_before_cursor

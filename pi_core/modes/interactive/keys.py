@@ -142,7 +142,7 @@ def build_key_bindings(
     def _newline(event: KeyPressEvent) -> None:
         event.current_buffer.insert_text("\n")
 
-    @kb.add("escape", eager=True, filter=editing)
+    @kb.add("escape", filter=editing)
     def _escape(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         if buffer.complete_state is not None:
