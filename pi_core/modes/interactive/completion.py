@@ -29,13 +29,19 @@ class EditorCompleter(Completer):
 
     def __init__(self, entries: Callable[[], list[SlashEntry]], cwd: Path) -> None:
         self.entries = entries
-        self.cwd = cwd
-        self.files = FileIndex(cwd)
+        self.cwd = Path(cwd)
+        self.files = FileIndex(self.cwd)
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterable[Completion]:
-        """Yield completions for the text before the cursor."""
+        """Yield completions for the text before the cursor (a failing source yields none)."""
+        try:
+            yield from self._complete(document, complete_event)
+        except Exception:
+            return
+
+    def _complete(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
         before = document.text_before_cursor
         if before.startswith("/") and "\n" not in before:
             if " " not in before:

@@ -1,0 +1,196 @@
+"""Plugins in the REPL: ctx.ui dialogs and chrome, commands, shortcuts, renderers that fail."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pi_core.testing import chat_stream
+from tests.interactive.conftest import Screen, stripped_lines
+
+PLUGIN = '''
+from pydantic import BaseModel
+
+from pi_core import hookimpl
+from pi_core.tools.tool import Tool, ToolResult
+
+
+async def ask(args, ctx):
+    colour = await ctx.ui.select("Pick a colour", ["red", "green"])
+    sure = await ctx.ui.confirm("Sure?", f"Use {colour}?")
+    name = await ctx.ui.input("Your name", "type here")
+    notes = await ctx.ui.editor("Notes", "pre")
+    late = await ctx.ui.select("Timed question", ["a", "b"], timeout=1)
+    ctx.ui.notify(f"answers {colour} {sure} {name} {notes!r} {late}", "info")
+
+
+async def decorate(args, ctx):
+    ctx.ui.set_status("zz", "plugin-status-here")
+    ctx.ui.set_widget("above", ["widget-above-line"], "aboveEditor")
+    ctx.ui.set_widget("below", ["widget-below-line"], "belowEditor")
+    ctx.ui.set_editor_text("text from plugin")
+    ctx.ui.notify("careful now", "warning")
+
+
+def colours(prefix):
+    return [{"value": c, "label": c, "description": "a colour"}
+            for c in ("amber", "azure", "beige") if c.startswith(prefix)]
+
+
+class Params(BaseModel):
+    what: str = ""
+
+
+class FragileTool(Tool[Params]):
+    name = "fragile"
+    label = "fragile"
+    description = "A tool whose view is broken"
+    parameters = Params
+
+    async def execute(self, call_id, params, signal, on_update, ctx):
+        return ToolResult.text(f"fragile output {params.what}")
+
+    def render_call(self, args, theme):
+        raise RuntimeError("view exploded")
+
+
+@hookimpl
+def register_commands(register):
+    register("ask", ask, description="Ask four questions")
+    register("decorate", decorate, description="Status, widgets, editor text")
+    register("paint", lambda args, ctx: ctx.ui.notify(f"painted {args}"), description="Paint",
+             get_argument_completions=colours)
+
+
+@hookimpl
+def register_shortcuts(register):
+    register("ctrl+p", lambda ctx: ctx.ui.notify("plugin shortcut ran"), description="Override")
+
+
+@hookimpl
+def register_tools(register):
+    register(FragileTool())
+'''
+
+
+def plugin_file(screen: Screen) -> Path:
+    path = screen.home / "ui_plugin.py"
+    path.write_text(PLUGIN)
+    return path
+
+
+def test_every_dialog_answers_and_times_out(screen: Screen) -> None:
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.type("/ask")
+    screen.keys("Enter")
+    screen.wait_for("→ red")
+    screen.keys("Down", "Enter")
+    shown = screen.wait_for("Use green?")
+    assert "→ Yes" in shown
+    screen.keys("Enter")
+    screen.wait_for("Your name")
+    screen.type("Ada")
+    screen.keys("Enter")
+    screen.wait_for("Notes")
+    screen.type("x")
+    screen.keys("C-j")
+    screen.type("y")
+    screen.keys("Enter")
+    screen.wait_for("Timed question (1s)")
+    shown = screen.wait_for("answers green True Ada")
+    assert "'prex\\ny' None" in shown
+
+
+def test_escape_cancels_a_dialog(screen: Screen) -> None:
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.type("/ask")
+    screen.keys("Enter")
+    screen.wait_for("→ red")
+    screen.keys("Escape")
+    screen.wait_for("Use None?")
+    screen.keys("Escape")
+    screen.wait_for("Your name")
+    screen.keys("Escape")
+    screen.wait_for("Notes")
+    screen.keys("Escape")
+    screen.wait_for("answers None False None None None")
+
+
+def test_status_widgets_notify_and_editor_text(screen: Screen) -> None:
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.type("/decorate")
+    screen.keys("Enter")
+    shown = screen.wait_for("plugin-status-here")
+    assert "widget-above-line" in shown and "widget-below-line" in shown
+    assert "Warning: careful now" in shown
+    lines = stripped_lines(shown)
+    assert lines.index("widget-above-line") < lines.index("text from plugin")
+    assert lines.index("text from plugin") < lines.index("widget-below-line")
+
+
+def test_a_plugin_shortcut_wins_over_ctrl_p(screen: Screen) -> None:
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.keys("C-p")
+    screen.wait_for("plugin shortcut ran")
+
+
+def test_slash_menu_lists_commands_with_description_and_source(screen: Screen) -> None:
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.type("/pa")
+    shown = screen.wait_for("/paint")
+    assert "Paint [" in shown
+    screen.keys("Tab")
+    screen.wait_for("/paint ")
+    screen.type("a")
+    shown = screen.wait_for("azure")
+    assert "amber" in shown and "beige" not in shown
+
+
+def test_builtin_commands_are_in_the_menu(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    screen.type("/se")
+    shown = screen.wait_for("/session")
+    assert "Show session info and stats [built-in]" in shown
+
+
+def test_at_searches_project_files_and_honours_gitignore(screen: Screen) -> None:
+    (screen.cwd / "src").mkdir()
+    (screen.cwd / "src" / "widget_factory.py").write_text("")
+    (screen.cwd / "build").mkdir()
+    (screen.cwd / "build" / "widget_copy.py").write_text("")
+    (screen.cwd / ".gitignore").write_text("build/\n")
+    screen.start()
+    screen.ready()
+    screen.type("look at @wfac")
+    shown = screen.wait_for("src/widget_factory.py")
+    assert "widget_copy" not in shown
+    screen.keys("Tab")
+    screen.wait_for("look at @src/widget_factory.py")
+
+
+def test_tab_completes_a_path(screen: Screen) -> None:
+    (screen.cwd / "package").mkdir()
+    screen.start()
+    screen.ready()
+    screen.type("./pac")
+    screen.keys("Tab")
+    screen.wait_for("./package/")
+
+
+def test_a_renderer_that_raises_falls_back_to_plain_text_and_is_reported(screen: Screen) -> None:
+    screen.server.queue(
+        chat_stream("", tool_calls=[("fragile", {"what": "now"})]), chat_stream("all done")
+    )
+    screen.start("-e", str(plugin_file(screen)))
+    screen.ready()
+    screen.type("use it")
+    screen.keys("Enter")
+    shown = screen.wait_for("all done")
+    assert "Warning: renderer fragile.render_call failed (RuntimeError: view exploded)" in shown
+    assert "fragile output now" in shown
+    assert 'fragile {"what": "now"}' in shown
