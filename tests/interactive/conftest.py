@@ -45,6 +45,16 @@ class Screen:
         script = f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
 
+    def start_in_shell(self, *args: str) -> None:
+        """Start an interactive bash (job control, as a user has) and run `pi args…` in it."""
+        pi = str(Path(sys.executable).with_name("pi"))
+        self._tmux("new-session", "-d", "-x", "100", "-y", "40", "-c", str(self.cwd),
+                   "env", f"HOME={self.home}", f"PI_CODING_AGENT_DIR={self.agent_dir}",
+                   "PS1=$ ", "bash", "--norc", "--noprofile", "-i")  # fmt: skip
+        self.wait_for("$ ")
+        self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
+        self.keys("Enter")
+
     def text(self) -> str:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
@@ -83,6 +93,18 @@ class Screen:
         shell = self._tmux("display-message", "-p", "#{pane_pid}").strip()
         children = subprocess.run(["pgrep", "-P", shell], capture_output=True, text=True).stdout
         return int(children.split()[0])
+
+    def wait_for_state(self, pid: int, state: str, timeout: float = WAIT_SECONDS) -> None:
+        """Wait until the process is in `state` (T stopped, S sleeping) as /proc shows it."""
+        deadline = time.monotonic() + timeout
+        current = ""
+        while time.monotonic() < deadline:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            current = fields[0]
+            if current == state:
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"process {pid} stayed in state {current!r}, not {state!r}")
 
     def sessions(self) -> list[Path]:
         """Session files written so far."""
@@ -123,3 +145,12 @@ def session_records(screen: Screen) -> list[dict[str, object]]:
 def stripped_lines(text: str) -> list[str]:
     """The screen's lines without the padding of coloured backgrounds."""
     return [line.strip() for line in text.splitlines()]
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines between the editor's two rules (the last two full-width rules on screen)."""
+    lines = stripped_lines(text)
+    rules = [i for i, line in enumerate(lines) if line.startswith("──────────")]
+    if len(rules) < 2:
+        return []
+    return lines[rules[-2] + 1 : rules[-1]]

@@ -148,7 +148,7 @@ class InteractiveApp:
         dialog_open = Condition(lambda: self.dialog is not None)
         dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
         editor = Window(
-            BufferControl(self.buffer, search_buffer_control=self.search.control),
+            BufferControl(self.buffer, search_buffer_control=self.search.control, preview_search=True),
             height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
             wrap_lines=True,
             dont_extend_height=True,

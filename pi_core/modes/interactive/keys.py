@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from prompt_toolkit.filters import Condition, Filter, has_completions
+from prompt_toolkit.filters import Condition, Filter, has_completions, is_searching
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
@@ -103,7 +103,7 @@ def build_key_bindings(
 
     now = clock or time.monotonic
     kb = KeyBindings()
-    editing = ~dialog_open
+    editing = ~dialog_open & ~is_searching
     last_ctrl_c = [-10.0]
 
     @kb.add("enter", filter=editing & has_completions & Condition(_completion_selected))

@@ -61,7 +61,8 @@ class Transcript:
     def status(self, text: str, style: str = "dim") -> None:
         """A one-line status (red errors and yellow warnings get a blank line before them)."""
         prefix = "\n" if style in ("red", "yellow") else ""
-        self.emit(prefix + render_ansi(Text(text, style=style), 200, color=self.theme.color))
+        width = max(len(line) for line in text.split("\n")) + 1  # the terminal wraps, not rich
+        self.emit(prefix + render_ansi(Text(text, style=style), width, color=self.theme.color))
 
     def user(self, message: UserMessage, width: int) -> None:
         """A user message: markdown on its own background."""
