@@ -112,6 +112,7 @@ class InteractiveApp:
         self._closing = False
         self._spinner_start = time.monotonic()
         self._retry_until: float | None = None
+        self._live_cache: tuple[int, Any] | None = None
         history = history_path(session.plugins.agent_dir, str(session.cwd))
         history.parent.mkdir(parents=True, exist_ok=True)
         self.buffer = Buffer(
@@ -204,6 +205,13 @@ class InteractiveApp:
         return bool(self._live_view().value)
 
     def _live_view(self) -> Any:
+        """The live region's text, computed once per render."""
+        counter = self.app.render_counter
+        if self._live_cache is None or self._live_cache[0] != counter:
+            self._live_cache = (counter, self._compute_live_view())
+        return self._live_cache[1]
+
+    def _compute_live_view(self) -> Any:
         width = self._columns()
         parts: list[str] = []
         tail = self.transcript.tail(width)

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
+MAX_LIVE_SOURCE = 20_000
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
@@ -64,53 +65,73 @@ def stable_split(source: str) -> int:
 
 
 class MarkdownStream:
-    """Streams one markdown text: finished paragraphs are handed out once, the tail stays live.
+    """Streams one markdown text: finished lines are handed out once, the tail stays live.
 
-    Only the unfinished tail is re-rendered on each frame, so the cost per frame does not grow
-    with the length of the answer (aider's mdstream re-renders everything; this splits the
-    source at block boundaries instead).
+    The source is split at block boundaries (a blank line outside a code fence): a finished
+    block is rendered once and committed, so the cost of a frame does not grow with the answer.
+    Inside a long unfinished block, all but the last `live_lines` rendered lines are committed
+    too (aider's mdstream pattern), and skipped when that block is finally rendered whole.
     """
 
-    def __init__(self, style: str = "", indent: int = 1) -> None:
+    def __init__(self, style: str = "", indent: int = 1, live_lines: int = 6) -> None:
         self.source = ""
         self.committed = 0
+        self.lines_out = 0  # lines of the unfinished block already handed out
         self.style = style
         self.indent = indent
+        self.live_lines = live_lines
+        self._cache: tuple[str, int, str] = ("", 0, "")
 
     def feed(self, source: str) -> None:
         """Replace the text seen so far (it only grows while streaming)."""
         self.source = source
 
     def take_stable(self, width: int) -> str | None:
-        """Return the ANSI of newly completed blocks (None if none), marking them committed."""
+        """Return the ANSI of newly finished lines (None if none), marking them committed."""
+        out: list[str] = []
         boundary = self.committed + stable_split(self.source[self.committed :])
-        if boundary <= self.committed:
-            return None
-        chunk = self.source[self.committed : boundary]
-        self.committed = boundary
-        if not chunk.strip():
-            return None
-        return self._render(chunk, width)
+        if boundary > self.committed:
+            chunk = self.source[self.committed : boundary]
+            self.committed = boundary
+            if chunk.strip():
+                lines = self._render(chunk, width).split("\n")[self.lines_out :]
+                out += lines
+            self.lines_out = 0
+        rest = self.source[self.committed :]
+        if rest.strip() and len(rest) <= MAX_LIVE_SOURCE:
+            lines = self._render(rest, width).split("\n")
+            ready = len(lines) - self.live_lines
+            if ready > self.lines_out:
+                out += lines[self.lines_out : ready]
+                self.lines_out = ready
+        return "\n".join(out) if out else None
 
-    def tail(self, width: int, max_lines: int = 12) -> str:
-        """Return the ANSI of the live tail, cut to its last `max_lines` lines."""
+    def tail(self, width: int) -> str:
+        """Return the ANSI of the live tail (the lines not handed out yet)."""
         rest = self.source[self.committed :]
         if not rest.strip():
             return ""
-        if len(rest) > 20_000:  # a huge unfinished block: show its end plainly
-            lines = rest.splitlines()[-max_lines:]
+        if len(rest) > MAX_LIVE_SOURCE:  # a huge unfinished block: show its end plainly
+            lines = rest.splitlines()[-self.live_lines :]
             return render_ansi(Text("\n".join(lines), style=self.style or ""), width)
-        rendered = self._render(rest, width).split("\n")
-        return "\n".join(rendered[-max_lines:])
+        return "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
 
     def finish(self, width: int) -> str | None:
-        """Return the ANSI of everything not yet committed, and commit it."""
+        """Return the ANSI of everything not yet handed out, and commit it."""
         rest = self.source[self.committed :]
         self.committed = len(self.source)
-        return self._render(rest, width) if rest.strip() else None
+        skip, self.lines_out = self.lines_out, 0
+        if not rest.strip():
+            return None
+        lines = self._render(rest, width).split("\n")[skip:]
+        return "\n".join(lines) if lines else None
 
     def _render(self, chunk: str, width: int) -> str:
         from rich.padding import Padding
 
+        if self._cache[0] == chunk and self._cache[1] == width:
+            return self._cache[2]
         body = Padding(markdown(chunk.strip("\n"), style=self.style), (0, 0, 0, self.indent))
-        return render_ansi(body, width)
+        rendered = render_ansi(body, width)
+        self._cache = (chunk, width, rendered)
+        return rendered
