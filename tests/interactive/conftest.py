@@ -39,10 +39,13 @@ class Screen:
         """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends."""
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
-                     "TERM": "xterm-256color", "EDITOR": "", "VISUAL": "", **(env or {})}  # fmt: skip
+                     "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
+        variables.update(env or {})
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         command = " ".join(shlex.quote(a) for a in (pi, *args))
-        script = f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
+        script = (
+            f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
+        )
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
 
     def start_in_shell(self, *args: str) -> None:

@@ -7,7 +7,12 @@ from pathlib import Path
 from pi_core.modes.interactive.editor import PasteStore, history_path, strip_continuation
 from pi_core.modes.interactive.files import fuzzy_score, project_files, search
 from pi_core.modes.interactive.footer import format_tokens, git_branch, home_relative
-from pi_core.modes.interactive.rendering import MarkdownStream, render_ansi, stable_split, strip_ansi
+from pi_core.modes.interactive.rendering import (
+    MarkdownStream,
+    render_ansi,
+    stable_split,
+    strip_ansi,
+)
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.tool_views import ToolView, result_text
 from pi_core.tools.tool import ToolResult
@@ -125,7 +130,10 @@ def test_paste_markers_round_trip_and_unknown_markers_stay() -> None:
     assert marker == "[paste #1 +21 lines]"
     long_line = store.insert_text("y" * 1500)
     assert long_line == "[paste #2 1500 chars]"
-    assert store.expand(f"a {marker} b [paste #9 +3 lines]") == "a " + "x\n" * 20 + " b [paste #9 +3 lines]"
+    assert (
+        store.expand(f"a {marker} b [paste #9 +3 lines]")
+        == "a " + "x\n" * 20 + " b [paste #9 +3 lines]"
+    )
     assert store.marker_before(f"a {marker}", len(f"a {marker}")) == (2, 2 + len(marker))
 
 
@@ -151,7 +159,9 @@ def test_project_files_honour_gitignore_and_skip_dot_git(tmp_path: Path) -> None
     (tmp_path / ".gitignore").write_text("*.pyc\n/dist/\n*.log\n!keep.log\n")
     files = project_files(tmp_path)
     assert "src/app.py" in files and "src/" in files and "keep.log" in files
-    assert not any(f.startswith((".git/", "dist")) or f.endswith((".pyc", "drop.log")) for f in files)
+    assert not any(
+        f.startswith((".git/", "dist")) or f.endswith((".pyc", "drop.log")) for f in files
+    )
 
 
 def test_fuzzy_search_prefers_exact_then_prefix_then_substring() -> None:

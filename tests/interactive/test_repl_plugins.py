@@ -7,7 +7,7 @@ from pathlib import Path
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import Screen, stripped_lines
 
-PLUGIN = '''
+PLUGIN = """
 from pydantic import BaseModel
 
 from pi_core import hookimpl
@@ -69,7 +69,7 @@ def register_shortcuts(register):
 @hookimpl
 def register_tools(register):
     register(FragileTool())
-'''
+"""
 
 
 def plugin_file(screen: Screen) -> Path:

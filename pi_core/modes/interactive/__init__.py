@@ -37,9 +37,7 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
         await session.shutdown()
 
 
-async def _run_app(
-    session: Any, ui: Any, first: str | None, images: Any, more: list[str]
-) -> int:
+async def _run_app(session: Any, ui: Any, first: str | None, images: Any, more: list[str]) -> int:
     from pi_core.modes.interactive.app import InteractiveApp, print_block
     from pi_core.modes.interactive.header import header
     from pi_core.modes.interactive.theme import Theme

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 import shlex
 import signal
@@ -127,8 +128,9 @@ class InteractiveApp:
         self.kb_holder = KeyBindings()
         self.app: Application[int] = Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
-            key_bindings=merge_key_bindings([load_key_bindings(), self._dynamic_keys(),
-                                             self._dialog_keys()]),  # fmt: skip
+            key_bindings=merge_key_bindings(
+                [load_key_bindings(), self._dynamic_keys(), self._dialog_keys()]
+            ),
             style=STYLE,
             full_screen=False,
             mouse_support=False,
@@ -149,7 +151,9 @@ class InteractiveApp:
         dialog_open = Condition(lambda: self.dialog is not None)
         dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
         editor = Window(
-            BufferControl(self.buffer, search_buffer_control=self.search.control, preview_search=True),
+            BufferControl(
+                self.buffer, search_buffer_control=self.search.control, preview_search=True
+            ),
             height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
             wrap_lines=True,
             dont_extend_height=True,
@@ -655,7 +659,7 @@ class InteractiveApp:
             if self.transcript.out:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
-                await run_in_terminal(lambda text=text: _write(text))
+                await run_in_terminal(functools.partial(_write, text))
             if self.session.is_streaming or self.working or self._retry_until or self.dialog:
                 self.invalidate()
 

@@ -239,14 +239,16 @@ BUILTINS: dict[str, Builtin] = {
 def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
     """Every `/` command: built-ins, plugin commands, prompt templates and skills."""
     entries = [
-        SlashEntry(b.name, b.description, "built-in",
-                   _model_arguments(app) if b.name == "model" else None)  # fmt: skip
+        SlashEntry(
+            b.name, b.description, "built-in", _model_arguments(app) if b.name == "model" else None
+        )
         for b in BUILTINS.values()
     ]
     session = app.session
     for command in session.plugins.registry.commands.values():
-        entries.append(SlashEntry(command.name, command.description or "", command.plugin or "plugin",
-                                  command.get_argument_completions))  # fmt: skip
+        source = command.plugin or "plugin"
+        completer = command.get_argument_completions
+        entries.append(SlashEntry(command.name, command.description or "", source, completer))
     for template in session.resources.prompts:
         entries.append(SlashEntry(template.name, template.description or "", "prompt"))
     for skill in session.resources.skills:

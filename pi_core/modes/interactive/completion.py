@@ -112,6 +112,4 @@ class EditorCompleter(Completer):
             if not name.startswith(prefix) or (name.startswith(".") and not prefix):
                 continue
             suffix = "/" if (base / name).is_dir() else ""
-            yield Completion(
-                name[len(prefix) :] + suffix, start_position=0, display=name + suffix
-            )
+            yield Completion(name[len(prefix) :] + suffix, start_position=0, display=name + suffix)

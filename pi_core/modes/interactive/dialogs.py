@@ -21,7 +21,9 @@ class Dialog:
     selected: int = 0
     prefill: str = ""
     buffer: Buffer | None = None
-    future: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_event_loop().create_future())
+    future: asyncio.Future[Any] = field(
+        default_factory=lambda: asyncio.get_event_loop().create_future()
+    )
     deadline: float | None = None
 
     @property

@@ -34,9 +34,7 @@ class InteractiveUI(ExtensionUI):
             raise RuntimeError("the REPL is not running yet")
         return self.app
 
-    async def _ask(
-        self, dialog: Dialog, signal: AbortSignal | None, timeout: float | None
-    ) -> Any:
+    async def _ask(self, dialog: Dialog, signal: AbortSignal | None, timeout: float | None) -> Any:
         app = self._require()
         if timeout:
             dialog.deadline = time.monotonic() + timeout  # seconds, as in RpcUI
@@ -50,7 +48,7 @@ class InteractiveUI(ExtensionUI):
                     return await asyncio.wait_for(
                         asyncio.shield(dialog.future), dialog.deadline - time.monotonic()
                     )
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     dialog.answer(None)
                     return None
             return await dialog.future
@@ -81,7 +79,8 @@ class InteractiveUI(ExtensionUI):
     ) -> bool:
         """Yes / No."""
         dialog = Dialog("select", title, ["Yes", "No"], message=message)
-        return await self._ask(dialog, signal, timeout) == "Yes"
+        answer = await self._ask(dialog, signal, timeout)
+        return bool(answer == "Yes")
 
     async def input(
         self,

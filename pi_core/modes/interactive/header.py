@@ -19,7 +19,9 @@ def diagnostics(session: Any) -> list[tuple[str, str]]:
     plugins = session.plugins
     found: list[tuple[str, str]] = []
     for error in plugins.errors:
-        found.append(("error", f"plugin {error.name} failed to load ({error.source}): {error.error}"))
+        found.append(
+            ("error", f"plugin {error.name} failed to load ({error.source}): {error.error}")
+        )
     for note in [*plugins.diagnostics, *plugins.registry.diagnostics]:
         found.append((note.level, f"{note.message}" + (f" ({note.source})" if note.source else "")))
     for note in session.resources.diagnostics:

@@ -204,7 +204,11 @@ def build_key_bindings(
         buffer = event.current_buffer
         inserted = actions.paste(event.data)
         before = buffer.document.text_before_cursor
-        if inserted[:1] in ("/", "~", ".") and before and (before[-1].isalnum() or before[-1] == "_"):
+        if (
+            inserted[:1] in ("/", "~", ".")
+            and before
+            and (before[-1].isalnum() or before[-1] == "_")
+        ):
             inserted = " " + inserted
         buffer.insert_text(inserted)
 

@@ -1,4 +1,4 @@
-"""One tool call in the REPL: drawn by the tool's own `render_call` / `render_result`, with defaults.
+"""One tool call in the REPL, drawn by its tool's `render_call` / `render_result` or by default.
 
 A renderer that raises is reported once (through `on_render_error`) and the call falls back
 to the plain view, so a broken plugin never hides what the agent did.

@@ -66,7 +66,11 @@ class Transcript:
 
     def user(self, message: UserMessage, width: int) -> None:
         """A user message: markdown on its own background."""
-        text = content_text(message.content) if not isinstance(message.content, str) else message.content
+        text = (
+            content_text(message.content)
+            if not isinstance(message.content, str)
+            else message.content
+        )
         body = Padding(markdown(text), (1, 1), style=self.theme.style("userMessageBg"), expand=True)
         self.emit("\n" + render_ansi(body, width, color=self.theme.color))
 
@@ -117,7 +121,9 @@ class Transcript:
                     return
             except Exception as error:
                 self.report(f"message renderer {message.custom_type!r}", error)
-        text = message.content if isinstance(message.content, str) else content_text(message.content)
+        text = (
+            message.content if isinstance(message.content, str) else content_text(message.content)
+        )
         self.labelled(message.custom_type, text.split("\n", 1)[0][:80], text, width)
 
     def bash_result(self, message: BashExecutionMessage, width: int) -> None:
