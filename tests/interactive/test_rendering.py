@@ -64,10 +64,21 @@ def test_a_long_paragraph_is_committed_while_it_streams_except_its_tail() -> Non
     assert len(rest.split("\n")) <= 4
 
 
-def test_a_huge_unfinished_block_shows_a_plain_tail() -> None:
-    stream = MarkdownStream()
-    stream.feed("```\n" + "x = 1\n" * 10_000)
-    assert strip_ansi(stream.tail(80)).strip().endswith("x = 1")
+def test_a_huge_paragraph_is_cut_so_each_frame_stays_small() -> None:
+    text = "word " * 40_000 + "LAST"
+    committed, stream = stream_in_pieces(text, 5_000, width=80)
+    words = " ".join(committed).split()
+    assert words.count("word") == 40_000 and words[-1] == "LAST"
+    assert len(stream._cache[0]) <= 4_000 + 10
+
+
+def test_a_huge_code_block_is_cut_and_its_fence_reopened() -> None:
+    text = "```python\n" + "x = 1\n" * 3_000 + "```\n\nafter"
+    committed, _ = stream_in_pieces(text, 1_000, width=80)
+    code_lines = [line for line in committed if line.strip() == "x = 1"]
+    assert len(code_lines) == 3_000
+    assert "```" not in "\n".join(committed)
+    assert committed[-1].strip() == "after"
 
 
 def test_render_without_colour_writes_no_escape_codes() -> None:

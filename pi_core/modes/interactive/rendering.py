@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.text import Text
 
-MAX_LIVE_SOURCE = 20_000
+MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
@@ -70,12 +70,15 @@ class MarkdownStream:
     The source is split at block boundaries (a blank line outside a code fence): a finished
     block is rendered once and committed, so the cost of a frame does not grow with the answer.
     Inside a long unfinished block, all but the last `live_lines` rendered lines are committed
-    too (aider's mdstream pattern), and skipped when that block is finally rendered whole.
+    too (aider's mdstream pattern), and skipped when that block is finally rendered whole. A
+    block longer than `MAX_LIVE_SOURCE` is cut at a line or word break (a code fence is closed
+    and reopened), so even a 1 MB paragraph streams in bounded time per frame.
     """
 
     def __init__(self, style: str = "", indent: int = 1, live_lines: int = 6) -> None:
         self.source = ""
         self.committed = 0
+        self.carry = ""  # a code fence opened before `committed`, reopened for the rest
         self.lines_out = 0  # lines of the unfinished block already handed out
         self.style = style
         self.indent = indent
@@ -86,19 +89,24 @@ class MarkdownStream:
         """Replace the text seen so far (it only grows while streaming)."""
         self.source = source
 
+    def _rest(self) -> str:
+        return self.carry + self.source[self.committed :]
+
     def take_stable(self, width: int) -> str | None:
         """Return the ANSI of newly finished lines (None if none), marking them committed."""
         out: list[str] = []
-        boundary = self.committed + stable_split(self.source[self.committed :])
-        if boundary > self.committed:
-            chunk = self.source[self.committed : boundary]
-            self.committed = boundary
-            if chunk.strip():
-                lines = self._render(chunk, width).split("\n")[self.lines_out :]
-                out += lines
-            self.lines_out = 0
-        rest = self.source[self.committed :]
-        if rest.strip() and len(rest) <= MAX_LIVE_SOURCE:
+        while True:
+            rest = self._rest()
+            boundary = stable_split(rest)
+            if boundary > len(self.carry):
+                self._commit(rest[:boundary], boundary - len(self.carry), "", width, out)
+                continue
+            if len(rest) > MAX_LIVE_SOURCE:
+                self._force_split(rest, width, out)
+                continue
+            break
+        rest = self._rest()
+        if rest.strip():
             lines = self._render(rest, width).split("\n")
             ready = len(lines) - self.live_lines
             if ready > self.lines_out:
@@ -106,25 +114,43 @@ class MarkdownStream:
                 self.lines_out = ready
         return "\n".join(out) if out else None
 
+    def _commit(self, chunk: str, consumed: int, carry: str, width: int, out: list[str]) -> None:
+        if chunk.strip():
+            out += self._render(chunk, width).split("\n")[self.lines_out :]
+        self.committed += consumed
+        self.carry = carry
+        self.lines_out = 0
+
+    def _force_split(self, rest: str, width: int, out: list[str]) -> None:
+        # cut as late as possible: the lines handed out so far all lie before the cut
+        cut = rest.rfind("\n", len(self.carry))
+        if cut <= len(self.carry):
+            cut = rest.rfind(" ", len(self.carry))
+        if cut <= len(self.carry):
+            cut = len(rest) - 1
+        cut += 1
+        fence = _open_fence(rest[:cut])
+        chunk = rest[:cut] + ("\n" + fence[:3] + "\n" if fence else "")
+        self._commit(chunk, cut - len(self.carry), fence + "\n" if fence else "", width, out)
+
     def tail(self, width: int) -> str:
         """Return the ANSI of the live tail (the lines not handed out yet)."""
-        rest = self.source[self.committed :]
+        rest = self._rest()
         if not rest.strip():
             return ""
-        if len(rest) > MAX_LIVE_SOURCE:  # a huge unfinished block: show its end plainly
-            lines = rest.splitlines()[-self.live_lines :]
-            return render_ansi(Text("\n".join(lines), style=self.style or ""), width)
         return "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
 
     def finish(self, width: int) -> str | None:
         """Return the ANSI of everything not yet handed out, and commit it."""
-        rest = self.source[self.committed :]
-        self.committed = len(self.source)
+        first = self.take_stable(width)  # cuts what is too long first
+        out = first.split("\n") if first else []
+        rest = self._rest()
         skip, self.lines_out = self.lines_out, 0
-        if not rest.strip():
-            return None
-        lines = self._render(rest, width).split("\n")[skip:]
-        return "\n".join(lines) if lines else None
+        self.committed = len(self.source)
+        self.carry = ""
+        if rest.strip():
+            out += self._render(rest, width).split("\n")[skip:]
+        return "\n".join(out) if out else None
 
     def _render(self, chunk: str, width: int) -> str:
         from rich.padding import Padding
@@ -135,3 +161,12 @@ class MarkdownStream:
         rendered = render_ansi(body, width)
         self._cache = (chunk, width, rendered)
         return rendered
+
+
+def _open_fence(source: str) -> str:
+    """The opening line of a code fence still open at the end of `source` ('' if none)."""
+    opening = ""
+    for line in source.splitlines():
+        if _FENCE.match(line):
+            opening = "" if opening else line.strip()
+    return opening
