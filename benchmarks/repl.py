@@ -1,18 +1,19 @@
 """The REPL against pi 0.73.1's, both in tmux on the same loopback fake server.
 
-    python benchmarks/repl.py [--runs 5] [--pi-js /tmp/piref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js]
+    python benchmarks/repl.py [--runs 5] [--pi-js PATH_TO_PI_0.73.1/dist/cli.js]
 
 Measures, for each side:
 - launch → usable editor: from starting the command until the footer (model name) is drawn;
 - keystroke echo while a 1 MB answer streams: from sending a key until it shows in the editor
   (median over several keys; includes tmux's own latency, the same for both sides);
 - 1 MB answer: from sending the prompt until the screen shows the end of the answer.
-Targets (issue 16): launch ≤ 0.25× pi; echo ≤ 16 ms median; the answer never falls behind.
+Targets (issue 16): launch ≤ 0.25 x pi; echo ≤ 16 ms median; the answer never falls behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import statistics
 import subprocess
@@ -87,10 +88,11 @@ def streaming(
 ) -> tuple[float, float]:
     """(median echo seconds while streaming, seconds until the answer's end is on screen)."""
     answer = stream_answer(ANSWER_BYTES)
-    answer.chunks.insert(
-        -3,
-        f'data: {{"id":"x","object":"chat.completion.chunk","created":0,"model":"fake-model","choices":[{{"index":0,"delta":{{"content":" {END_MARK}"}},"finish_reason":null}}]}}\n\n'.encode(),
-    )  # noqa: E501
+    end_chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0,
+                 "model": "fake-model",
+                 "choices": [{"index": 0, "delta": {"content": f" {END_MARK}"},
+                              "finish_reason": None}]}  # fmt: skip
+    answer.chunks.insert(-3, f"data: {json.dumps(end_chunk)}\n\n".encode())
     server.queue(answer)
     pane = Pane(command, workspace)
     try:
