@@ -186,3 +186,36 @@ def test_sigterm_shuts_down_cleanly(screen: Screen) -> None:
     screen.ready()
     os.kill(screen.pi_pid(), signal.SIGTERM)
     screen.wait_for("EXIT=0")
+
+
+def test_edit_shows_a_numbered_diff_and_read_a_preview(screen: Screen) -> None:
+    (screen.cwd / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    edit = {"path": "calc.py", "edits": [{"oldText": "a - b", "newText": "a + b"}]}
+    screen.server.queue(
+        chat_stream("", tool_calls=[("edit", edit)]),
+        chat_stream("", tool_calls=[("read", {"path": "calc.py"})]),
+        chat_stream("fixed"),
+    )
+    screen.start()
+    screen.ready()
+    screen.type("fix it")
+    screen.keys("Enter")
+    shown = screen.wait_for("fixed")
+    lines = stripped_lines(shown)
+    assert "edit calc.py" in lines and "read calc.py" in lines
+    assert any(line.startswith("-2") and "return a - b" in line for line in lines)
+    assert any(line.startswith("+2") and "return a + b" in line for line in lines)
+    assert (screen.cwd / "calc.py").read_text().endswith("return a + b\n")
+
+
+def test_a_failing_tool_is_drawn_as_an_error(screen: Screen) -> None:
+    screen.server.queue(
+        chat_stream("", tool_calls=[("read", {"path": "missing.txt"})]), chat_stream("oh well")
+    )
+    screen.start()
+    screen.ready()
+    screen.type("read it")
+    screen.keys("Enter")
+    shown = screen.wait_for("oh well")
+    assert "read missing.txt" in stripped_lines(shown)
+    assert "missing.txt" in shown.split("read missing.txt", 1)[1].split("oh well")[0]
