@@ -152,7 +152,14 @@ def stripped_lines(text: str) -> list[str]:
 
 def editor_lines(text: str) -> list[str]:
     """The lines between the editor's two rules (the last two full-width rules on screen)."""
-    lines = stripped_lines(text)
+    lines: list[str] = []
+    for line in stripped_lines(text):
+        # a full-width rule can be joined with the next line by `capture-pane -J`
+        rest = line.lstrip("─")
+        if line.startswith("──────────") and rest:
+            lines += [line[: len(line) - len(rest)], rest.strip()]
+        else:
+            lines.append(line)
     rules = [i for i, line in enumerate(lines) if line.startswith("──────────")]
     if len(rules) < 2:
         return []

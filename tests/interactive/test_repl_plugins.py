@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pi_core.testing import chat_stream
-from tests.interactive.conftest import Screen, stripped_lines
+from tests.interactive.conftest import Screen, editor_lines, stripped_lines
 
 PLUGIN = """
 from pydantic import BaseModel
@@ -194,3 +194,75 @@ def test_a_renderer_that_raises_falls_back_to_plain_text_and_is_reported(screen:
     assert "Warning: renderer fragile.render_call failed (RuntimeError: view exploded)" in shown
     assert "fragile output now" in shown
     assert 'fragile {"what": "now"}' in shown
+
+
+def test_templates_and_skills_are_in_the_slash_menu(screen: Screen) -> None:
+    prompts = screen.agent_dir / "prompts"
+    prompts.mkdir()
+    (prompts / "review.md").write_text("---\ndescription: Review the diff\n---\nReview $1\n")
+    skill = screen.agent_dir / "skills" / "tidy"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: tidy\ndescription: Tidy the code\n---\nSteps\n")
+    screen.start()
+    shown = screen.ready()
+    assert "[Prompts] /review" in stripped_lines(shown)
+    screen.type("/rev")
+    screen.wait_for("Review the diff [prompt]")
+    screen.keys("C-c")
+    screen.type("/skill:t")
+    shown = screen.wait_for("Tidy the code [skill]")
+    assert "/skill:tidy" in shown
+
+
+WORKING_PLUGIN = """
+import asyncio
+
+from pi_core import hookimpl
+
+
+async def slow(args, ctx):
+    ctx.ui.set_working_message("Polishing the answer")
+    ctx.ui.set_title("custom window title")
+
+
+@hookimpl
+def register_commands(register):
+    register("slow", slow, description="Set the working message and the title")
+"""
+
+
+def test_working_message_and_title(screen: Screen) -> None:
+    path = screen.home / "working.py"
+    path.write_text(WORKING_PLUGIN)
+    screen.server.queue(chat_stream("word " * 300, piece=5, chunk_delay=0.05))
+    screen.start("-e", str(path))
+    screen.ready()
+    screen.type("/slow")
+    screen.keys("Enter")
+    screen.wait_for(lambda s: screen._tmux("display-message", "-p", "#{pane_title}").strip()
+                    == "custom window title")  # fmt: skip
+    screen.type("talk")
+    screen.keys("Enter")
+    screen.wait_for("Polishing the answer")
+    screen.keys("Escape")
+    screen.wait_for("Operation aborted")
+
+
+def border_colours(screen: Screen) -> list[str]:
+    """The escape code in front of the editor's top rule."""
+    text = screen._tmux("capture-pane", "-p", "-e")
+    return [line.split("─", 1)[0] for line in text.splitlines() if "──────────" in line][:1]
+
+
+def test_the_editor_border_turns_to_bash_mode_on_a_bang(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    normal = border_colours(screen)
+    assert normal, screen._tmux("capture-pane", "-p", "-e")
+    screen.type("!ls")
+    screen.wait_for(lambda s: editor_lines(s) == ["!ls"])
+    screen.wait_for(lambda s: border_colours(screen) != normal)
+    screen.keys("BSpace", "BSpace", "BSpace")
+    screen.wait_for(lambda s: border_colours(screen) == normal)
+    screen.keys("BTab")
+    screen.wait_for(lambda s: border_colours(screen) != normal)  # another thinking level

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 import re
-from typing import Any
+from typing import Any, ClassVar
 
-from rich.console import Console
-from rich.markdown import Markdown
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
+from rich.markdown import Heading, Markdown
 from rich.text import Text
 
 MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
@@ -39,9 +39,28 @@ def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
     return str(output).rstrip("\n")
 
 
+class _LeftHeading(Heading):
+    """Headings of every level flush left, bold and coloured (rich centres a boxed h1)."""
+
+    LEVEL_ALIGN: ClassVar[dict[str, JustifyMethod]] = dict.fromkeys(
+        ("h1", "h2", "h3", "h4", "h5", "h6"), "left"
+    )
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The heading's text in the heading colour."""
+        text = self.text.copy()
+        text.justify = "left"
+        text.stylize("bold #f0c674")
+        yield text
+
+
+class _Markdown(Markdown):
+    elements: ClassVar[dict[str, type[Any]]] = {**Markdown.elements, "heading_open": _LeftHeading}
+
+
 def markdown(text: str, *, style: str = "") -> Markdown:
     """The markdown renderable used for messages (code blocks highlighted with monokai)."""
-    return Markdown(text, code_theme="monokai", style=style or "none")
+    return _Markdown(text, code_theme="monokai", style=style or "none")
 
 
 def stable_split(source: str) -> int:
