@@ -224,3 +224,31 @@ def test_ctrl_z_suspends_and_fg_brings_the_editor_back(screen: Screen) -> None:
     screen.wait_for(lambda s: editor_lines(s) == ["kept text"] and "Stopped" in s)
     screen.keys("C-c", "C-c")
     screen.wait_for(lambda s: s.rstrip().endswith("$"))
+
+
+def test_footer_shows_cost_and_a_yellow_context_above_70_percent(screen: Screen) -> None:
+    models = json.loads((screen.agent_dir / "models.json").read_text())
+    models["providers"]["fake"]["models"][0]["cost"] = {
+        "input": 3, "output": 15, "cacheRead": 0, "cacheWrite": 0
+    }  # fmt: skip
+    (screen.agent_dir / "models.json").write_text(json.dumps(models))
+    screen.server.queue(chat_stream("big context", usage=(95_000, 1_000)))
+    screen.start()
+    screen.ready()
+    screen.type("hi")
+    screen.keys("Enter")
+    shown = screen.wait_for("75.0%/128k (auto)")
+    assert "↑95k ↓1.0k $0.300" in shown
+    coloured = screen._tmux("capture-pane", "-p", "-e")
+    before = coloured.split("75.0%")[0].rsplit("\x1b[", 1)[1]
+    assert before.startswith(("38;5;226m", "38;5;11m", "93m", "38;2;255;255;0m")), before
+
+
+def test_model_flag_picks_the_model_shown_in_the_footer(screen: Screen) -> None:
+    models = json.loads((screen.agent_dir / "models.json").read_text())
+    models["providers"]["fake"]["models"].append(
+        {"id": "other-model", "name": "Other", "contextWindow": 64000, "maxTokens": 1000}
+    )
+    (screen.agent_dir / "models.json").write_text(json.dumps(models))
+    screen.start("--model", "fake/other-model")
+    screen.wait_for("(fake) other-model")
