@@ -266,3 +266,65 @@ def test_the_editor_border_turns_to_bash_mode_on_a_bang(screen: Screen) -> None:
     screen.wait_for(lambda s: border_colours(screen) == normal)
     screen.keys("BTab")
     screen.wait_for(lambda s: border_colours(screen) != normal)  # another thinking level
+
+
+RAISING_PLUGIN = """
+from pi_core import hookimpl
+
+
+async def broken(args, ctx):
+    await ctx.ui.select("Pick", ["a"], timeout="soon")
+
+
+@hookimpl
+def register_commands(register):
+    register("broken", broken, description="A command whose UI call raises")
+"""
+
+
+def test_a_plugin_ui_call_that_raises_is_reported_and_the_repl_goes_on(screen: Screen) -> None:
+    path = screen.home / "raising.py"
+    path.write_text(RAISING_PLUGIN)
+    screen.start("-e", str(path))
+    screen.ready()
+    screen.type("/broken")
+    screen.keys("Enter")
+    screen.wait_for("Error:")
+    screen.type("still typing")
+    screen.wait_for(lambda s: editor_lines(s) == ["still typing"])
+
+
+def test_a_large_bracketed_paste_shows_a_marker_and_sends_the_text(screen: Screen) -> None:
+    screen.server.queue(chat_stream("got the paste"))
+    screen.start()
+    screen.ready()
+    screen.type("look: ")
+    screen.paste("\n".join(f"pasted line {n}" for n in range(25)))
+    screen.wait_for(lambda s: editor_lines(s) == ["look: [paste #1 +25 lines]"])
+    screen.keys("Enter")
+    screen.wait_for("got the paste")
+    sent = str(screen.server.requests[0].json()["messages"])
+    assert "pasted line 0" in sent and "pasted line 24" in sent
+
+
+WIDGET_PLUGIN = """
+from pi_core import hookimpl
+
+
+@hookimpl
+def register_commands(register):
+    register("many", lambda args, ctx: ctx.ui.set_widget("w", [f"row {n}" for n in range(15)]),
+             description="A tall widget")
+"""
+
+
+def test_a_tall_widget_is_cut_to_ten_lines(screen: Screen) -> None:
+    path = screen.home / "widget.py"
+    path.write_text(WIDGET_PLUGIN)
+    screen.start("-e", str(path))
+    screen.ready()
+    screen.type("/many")
+    screen.keys("Enter")
+    shown = screen.wait_for("... (widget truncated)")
+    lines = stripped_lines(shown)
+    assert "row 9" in lines and "row 10" not in lines
