@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_error, chat_stream
 from tests.interactive.conftest import Screen, session_records, stripped_lines
 
 
@@ -219,3 +219,33 @@ def test_a_failing_tool_is_drawn_as_an_error(screen: Screen) -> None:
     shown = screen.wait_for("oh well")
     assert "read missing.txt" in stripped_lines(shown)
     assert "missing.txt" in shown.split("read missing.txt", 1)[1].split("oh well")[0]
+
+
+def test_a_transient_error_is_retried_with_a_countdown(screen: Screen) -> None:
+    (screen.agent_dir / "settings.json").write_text(
+        '{"defaultProvider": "fake", "defaultModel": "fake-model",'
+        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 50}}'
+    )
+    screen.server.queue(chat_error(503, "overloaded right now"), chat_stream("recovered"))
+    screen.start()
+    screen.ready()
+    screen.type("try")
+    screen.keys("Enter")
+    shown = screen.wait_for("recovered")
+    assert "Warning: retrying (1/2)" in shown and "overloaded right now" in shown
+
+
+def test_escape_cancels_a_retry_countdown(screen: Screen) -> None:
+    (screen.agent_dir / "settings.json").write_text(
+        '{"defaultProvider": "fake", "defaultModel": "fake-model",'
+        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 60000}}'
+    )
+    screen.server.queue(chat_error(503, "overloaded right now"))
+    screen.start()
+    screen.ready()
+    screen.type("try")
+    screen.keys("Enter")
+    screen.wait_for("Retrying in")
+    screen.keys("Escape")
+    screen.wait_for(lambda s: "Retrying in" not in s)
+    assert len(screen.server.requests) == 1
