@@ -503,8 +503,14 @@ class InteractiveApp:
 
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
-        width = self._columns()
         transcript = self.transcript
+        if isinstance(event, MessageUpdateEvent):
+            # the hot path (one per delta): no terminal query, no redraw request; the frame
+            # timer redraws while the agent streams
+            if isinstance(event.message, AssistantMessage):
+                transcript.assistant_update(event.message)
+            return
+        width = self._columns()
         if isinstance(event, MessageStartEvent):
             message = event.message
             if isinstance(message, UserMessage):
@@ -513,8 +519,6 @@ class InteractiveApp:
                 transcript.assistant_start(message)
             elif isinstance(message, CustomMessage):
                 transcript.custom(message, width)
-        elif isinstance(event, MessageUpdateEvent) and isinstance(event.message, AssistantMessage):
-            transcript.assistant_update(event.message)
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
             transcript.assistant_end(event.message, width)
         elif isinstance(event, ToolExecutionStartEvent):
