@@ -328,3 +328,41 @@ def test_a_tall_widget_is_cut_to_ten_lines(screen: Screen) -> None:
     shown = screen.wait_for("... (widget truncated)")
     lines = stripped_lines(shown)
     assert "row 9" in lines and "row 10" not in lines
+
+
+RENDERER_PLUGIN = """
+from rich.text import Text
+
+from pi_core import hookimpl
+
+
+def draw_note(message, options, theme):
+    return Text(f"NOTE>> {message.content} <<NOTE")
+
+
+def post(args, ctx):
+    ctx.send_message({"custom_type": "note", "content": f"drawn {args}", "display": True})
+    ctx.send_message({"custom_type": "plain", "content": f"undrawn {args}", "display": True})
+
+
+@hookimpl
+def register_commands(register):
+    register("post", post, description="Post custom messages")
+
+
+@hookimpl
+def register_message_renderers(register):
+    register("note", draw_note)
+"""
+
+
+def test_custom_messages_use_their_registered_renderer(screen: Screen) -> None:
+    path = screen.home / "renderer.py"
+    path.write_text(RENDERER_PLUGIN)
+    screen.start("-e", str(path))
+    screen.ready()
+    screen.type("/post hello")
+    screen.keys("Enter")
+    shown = screen.wait_for("NOTE>> drawn hello <<NOTE")
+    screen.wait_for("[plain] undrawn hello")
+    assert shown
