@@ -679,6 +679,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
+        loop.call_later(0.2, _warm_up)
         if first_prompt:
 
             async def send_all() -> None:
@@ -711,6 +712,12 @@ class InteractiveApp:
             return True
         word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
         return word.startswith("@")
+
+
+def _warm_up() -> None:
+    from pi_core.modes.interactive.rendering import warm_up
+
+    warm_up()
 
 
 def _write(text: str) -> None:

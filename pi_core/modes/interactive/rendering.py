@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import re
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
-from rich.markdown import Heading, Markdown
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
 
 MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -39,28 +42,39 @@ def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
     return str(output).rstrip("\n")
 
 
-class _LeftHeading(Heading):
-    """Headings of every level flush left, bold and coloured (rich centres a boxed h1)."""
+@functools.cache
+def _markdown_class() -> type[Markdown]:
+    """rich's Markdown with headings flush left (built on first use: rich.markdown is slow to
+    import, and the editor is usable before the first answer needs it)."""
+    from rich.markdown import Heading, Markdown
 
-    LEVEL_ALIGN: ClassVar[dict[str, JustifyMethod]] = dict.fromkeys(
-        ("h1", "h2", "h3", "h4", "h5", "h6"), "left"
-    )
+    class LeftHeading(Heading):
+        """Headings of every level flush left, bold and coloured (rich centres a boxed h1)."""
 
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        """The heading's text in the heading colour."""
-        text = self.text.copy()
-        text.justify = "left"
-        text.stylize("bold #f0c674")
-        yield text
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+            """The heading's text in the heading colour."""
+            text = self.text.copy()
+            text.justify = "left"
+            text.stylize("bold #f0c674")
+            yield text
 
+    class LeftMarkdown(Markdown):
+        elements: ClassVar[dict[str, type[Any]]] = {
+            **Markdown.elements,
+            "heading_open": LeftHeading,
+        }
 
-class _Markdown(Markdown):
-    elements: ClassVar[dict[str, type[Any]]] = {**Markdown.elements, "heading_open": _LeftHeading}
+    return LeftMarkdown
 
 
 def markdown(text: str, *, style: str = "") -> Markdown:
     """The markdown renderable used for messages (code blocks highlighted with monokai)."""
-    return _Markdown(text, code_theme="monokai", style=style or "none")
+    return _markdown_class()(text, code_theme="monokai", style=style or "none")
+
+
+def warm_up() -> None:
+    """Import the markdown renderer now (called once the editor is up)."""
+    _markdown_class()
 
 
 def stable_split(source: str) -> int:
