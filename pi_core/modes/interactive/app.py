@@ -36,27 +36,11 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
-from prompt_toolkit.styles import Style
 from prompt_toolkit.widgets import SearchToolbar
 
 from pi_core.agent_session.events import (
-    AutoRetryStartEvent,
-    CompactionEndEvent,
-    CompactionStartEvent,
     QueueUpdateEvent,
 )
-from pi_core.events.agent import (
-    AgentEndEvent,
-    AgentStartEvent,
-    MessageEndEvent,
-    MessageStartEvent,
-    MessageUpdateEvent,
-    ToolExecutionEndEvent,
-    ToolExecutionStartEvent,
-    ToolExecutionUpdateEvent,
-)
-from pi_core.messages.agent import CustomMessage
-from pi_core.messages.llm import AssistantMessage, UserMessage
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.dialogs import Dialog
@@ -65,29 +49,16 @@ from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_lines
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import render_ansi
-from pi_core.modes.interactive.theme import Theme
+from pi_core.modes.interactive.session_events import (
+    flush_pending_bash,
+    handle_event,
+    run_user_bash,
+)
+from pi_core.modes.interactive.theme import STYLE, Theme
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-STYLE = Style.from_dict(
-    {
-        "footer": "#808080",
-        "footer.warning": "#ffff00",
-        "footer.error": "#cc6666",
-        "queued": "#666666",
-        "spinner": "#8abeb7",
-        "working": "#808080",
-        "dialog.title": "bold #8abeb7",
-        "dialog.selected": "bold",
-        "dialog.hint": "#666666",
-        "status": "#808080",
-        "completion-menu.completion": "bg:#303030 #c0c0c0",
-        "completion-menu.completion.current": "bg:#5f87af #ffffff",
-        "completion-menu.meta.completion": "bg:#262626 #808080",
-        "completion-menu.meta.completion.current": "bg:#5f87af #ffffff",
-    }
-)
 
 
 class InteractiveApp:
@@ -342,7 +313,7 @@ class InteractiveApp:
             behaviour = "followUp" if follow_up else "steer"
             self.spawn(self.session.prompt(text, streaming_behavior=behaviour), "queue")
             return
-        self._flush_pending_bash()
+        flush_pending_bash(self)
         self.spawn(self.session.prompt(text), "prompt")
 
     def interrupt(self) -> bool:
@@ -455,123 +426,15 @@ class InteractiveApp:
         self.status_line = message
         self.invalidate()
 
-    # --- user bash ------------------------------------------------------------------------
-
-    def run_user_bash(self, text: str) -> None:
-        """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
-        if self.bash_task is not None and not self.bash_task.done():
-            self.transcript.status(
-                "Warning: A bash command is already running. Press Esc to cancel it first.",
-                "yellow",
-            )
-            self.buffer.text = text
-            return
-        exclude = text.startswith("!!")
-        command = text[2:] if exclude else text[1:]
-        command = command.strip()
-        if not command:
-            return
-        streaming = self.session.is_streaming
-        self.working = f"$ {command}  Running... (escape to cancel)"
-
-        async def run() -> None:
-            try:
-                await self.session.execute_bash(command, exclude_from_context=exclude)
-            except Exception as error:
-                self.transcript.status(f"Error: {error}", "red")
-                return
-            finally:
-                self.working = None
-            message = self.session.bash.pending[-1] if self.session.bash.pending else None
-            if message is None:
-                message = _last_bash(self.session.messages)
-            if message is None:
-                return
-            if streaming or self.session.is_streaming:
-                self.pending_bash.append(message)
-            else:
-                self.transcript.bash_result(message, self._columns())
-
-        self.bash_task = self.spawn(run(), "bash")
-
-    def _flush_pending_bash(self) -> None:
-        for message in self.pending_bash:
-            self.transcript.bash_result(message, self._columns())
-        self.pending_bash = []
-
-    # --- events ---------------------------------------------------------------------------
+    # --- events and user bash (see session_events.py) -----------------------------------
 
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
-        transcript = self.transcript
-        if isinstance(event, MessageUpdateEvent):
-            # the hot path (one per delta): no terminal query, no redraw request; the frame
-            # timer redraws while the agent streams
-            if isinstance(event.message, AssistantMessage):
-                transcript.assistant_update(event.message)
-            return
-        width = self._columns()
-        if isinstance(event, MessageStartEvent):
-            message = event.message
-            if isinstance(message, UserMessage):
-                transcript.user(message, width)
-            elif isinstance(message, AssistantMessage):
-                transcript.assistant_start(message)
-            elif isinstance(message, CustomMessage):
-                transcript.custom(message, width)
-        elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
-            transcript.assistant_end(event.message, width)
-        elif isinstance(event, ToolExecutionStartEvent):
-            transcript.tool_start(event.tool_call_id, event.tool_name, event.args)
-        elif isinstance(event, ToolExecutionUpdateEvent):
-            transcript.tool_update(event.tool_call_id, event.partial_result)
-        elif isinstance(event, ToolExecutionEndEvent):
-            transcript.tool_end(event.tool_call_id, event.result, event.is_error, width)
-        elif isinstance(event, QueueUpdateEvent):
-            self.queue = event
-        elif isinstance(event, AgentStartEvent):
-            self._spinner_start = time.monotonic()
-        elif isinstance(event, AgentEndEvent):
-            if not self.session.is_streaming:
-                self._flush_pending_bash()
-        elif isinstance(event, CompactionStartEvent):
-            self.working = ("Compacting context... (escape to cancel)" if event.reason == "manual"
-                            else "Auto-compacting... (escape to cancel)")  # fmt: skip
-        elif isinstance(event, CompactionEndEvent):
-            self._on_compaction_end(event, width)
-        elif isinstance(event, AutoRetryStartEvent):
-            self._retry_until = time.monotonic() + event.delay_ms / 1000
-            transcript.status(
-                f"Warning: retrying ({event.attempt}/{event.max_attempts}) in "
-                f"{event.delay_ms / 1000:.0f}s: {getattr(event, 'error_message', '')}",
-                "yellow",
-            )
-        elif getattr(event, "type", "") == "auto_retry_end":
-            self._retry_until = None
-            if not getattr(event, "success", True):
-                transcript.status(f"Error: Retry failed: {getattr(event, 'final_error', '')}",
-                                  "red")  # fmt: skip
-        self.invalidate()
+        handle_event(self, event)
 
-    def _on_compaction_end(self, event: CompactionEndEvent, width: int) -> None:
-        self.working = None
-        if event.aborted:
-            self.transcript.status("Compaction cancelled", "red")
-        elif event.error_message:
-            self.transcript.status(f"Error: {event.error_message}", "red")
-        elif event.result is not None:
-            self.transcript.labelled(
-                "compaction",
-                f"Compacted from {event.result.tokens_before:,} tokens",
-                event.result.summary,
-                width,
-            )
-        queued, self.compaction_queue = self.compaction_queue, []
-        for index, text in enumerate(queued):
-            if index == 0:
-                self.spawn(self.session.prompt(text), "prompt")
-            else:
-                self.spawn(self.session.prompt(text, streaming_behavior="followUp"), "queue")
+    def run_user_bash(self, text: str) -> None:
+        """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
+        run_user_bash(self, text)
 
     def _on_plugin_error(self, error: Any) -> None:
         self.transcript.status(f"Error: plugin {error.source or error.plugin} failed in "
@@ -728,15 +591,6 @@ def _write(text: str) -> None:
 def _one_line(text: str, width: int) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
-
-
-def _last_bash(messages: list[Any]) -> Any:
-    from pi_core.messages.agent import BashExecutionMessage
-
-    for message in reversed(messages):
-        if isinstance(message, BashExecutionMessage):
-            return message
-    return None
 
 
 def print_block(renderable: Any, theme: Theme, width: int) -> None:

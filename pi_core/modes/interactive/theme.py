@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from prompt_toolkit.styles import Style
+
 DARK: dict[str, str] = {
     "accent": "#8abeb7",
     "border": "#5f87ff",
@@ -46,3 +48,24 @@ class Theme:
     def thinking_border(self, level: str) -> str:
         """Return the editor border colour for a thinking level."""
         return self.style("thinking" + level.capitalize()) or self.style("border")
+
+
+# The prompt_toolkit classes of the live region (footer, queue, dialogs, menu).
+STYLE = Style.from_dict(
+    {
+        "footer": "#808080",
+        "footer.warning": "#ffff00",
+        "footer.error": "#cc6666",
+        "queued": "#666666",
+        "spinner": "#8abeb7",
+        "working": "#808080",
+        "dialog.title": "bold #8abeb7",
+        "dialog.selected": "bold",
+        "dialog.hint": "#666666",
+        "status": "#808080",
+        "completion-menu.completion": "bg:#303030 #c0c0c0",
+        "completion-menu.completion.current": "bg:#5f87af #ffffff",
+        "completion-menu.meta.completion": "bg:#262626 #808080",
+        "completion-menu.meta.completion.current": "bg:#5f87af #ffffff",
+    }
+)
