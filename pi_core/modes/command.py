@@ -220,12 +220,12 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         sys.exit(1)
     files = [a[1:] for a in arguments if a.startswith("@")]
     messages = [a for a in arguments if not a.startswith("@")]
-    if mode is None and not print_mode and sys.stdin.isatty():
-        raise click.UsageError(
-            "the interactive mode is not available yet: pass a prompt with -p, or use "
-            "--mode json / --mode rpc"
-        )
     import asyncio
+
+    if mode is None and not print_mode and sys.stdin.isatty():
+        from pi_core.modes.interactive import run_interactive
+
+        sys.exit(asyncio.run(run_interactive(options, manager, messages, files)))
 
     code = asyncio.run(_run(options, manager, registry, mode or "text", messages, files))
     sys.exit(code)

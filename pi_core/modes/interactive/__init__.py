@@ -1,0 +1,54 @@
+"""The interactive mode: `pi` in a terminal (prompt_toolkit and rich are imported only here)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+
+async def run_interactive(options: Any, manager: Any, messages: list[str], files: list[str]) -> int:
+    """Open the session and run the REPL (or the line-mode REPL on `TERM=dumb`)."""
+    import click
+
+    from pi_core.modes.files import FileArgumentError, process_file_arguments
+    from pi_core.modes.interactive.extension_ui import InteractiveUI
+    from pi_core.modes.startup import StartupError, open_session
+
+    dumb = os.environ.get("TERM", "") == "dumb"
+    ui = InteractiveUI()
+    if not dumb:
+        manager.runtime.ui = ui
+    try:
+        attached = process_file_arguments(files, options.cwd)
+        session = await open_session(options, manager, None if dumb else ui)
+    except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
+        click.echo(f"Error: {error}", err=True)
+        return 1
+    first = "".join(part for part in (attached.text, messages[0] if messages else None) if part)
+    images = attached.images or None
+    try:
+        if dumb:
+            from pi_core.modes.interactive.dumb import DumbRepl
+
+            return await DumbRepl(session).run(first or None, images)
+        return await _run_app(session, ui, first or None, images, messages[1:])
+    finally:
+        await session.shutdown()
+
+
+async def _run_app(session: Any, ui: Any, first: str | None, images: Any, more: list[str]) -> int:
+    from pi_core.modes.interactive.app import InteractiveApp, print_block
+    from pi_core.modes.interactive.header import header
+    from pi_core.modes.interactive.theme import Theme
+
+    theme = Theme()
+    width = shutil.get_terminal_size((80, 24)).columns
+    block = header(session, bool(session.settings.get_quiet_startup()))
+    if block is not None:
+        print_block(block, theme, width)
+    app = InteractiveApp(session, ui, theme)
+    for message in session.messages:
+        app.transcript.message(message, width)
+    app.flush_before_start()
+    return await app.run(first, images, more)

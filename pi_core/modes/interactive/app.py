@@ -1,0 +1,598 @@
+"""The REPL: a prompt_toolkit application drawn inline below the scrollback.
+
+Finished blocks are printed once above the app; the app itself is the small live region
+(streaming tail, running tools, queue, spinner, widgets, editor, menu, footer). Session events
+only record state; a frame timer renders and prints, so a slow terminal never slows the agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from prompt_toolkit.application import Application, run_in_terminal
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.filters import Condition
+from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
+from prompt_toolkit.history import FileHistory
+from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+from prompt_toolkit.key_binding.defaults import load_key_bindings
+from prompt_toolkit.layout import (
+    ConditionalContainer,
+    Dimension,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.controls import BufferControl
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.widgets import SearchToolbar
+
+from pi_core.agent_session.events import (
+    QueueUpdateEvent,
+)
+from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
+from pi_core.modes.interactive.completion import EditorCompleter
+from pi_core.modes.interactive.dialogs import Dialog
+from pi_core.modes.interactive.editor import PasteStore, history_path
+from pi_core.modes.interactive.extension_ui import InteractiveUI
+from pi_core.modes.interactive.footer import footer_lines
+from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.rendering import render_ansi
+from pi_core.modes.interactive.session_events import (
+    flush_pending_bash,
+    handle_event,
+    run_user_bash,
+)
+from pi_core.modes.interactive.theme import STYLE, Theme
+from pi_core.modes.interactive.transcript import Transcript
+
+FRAME_SECONDS = 1 / 30
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+
+class InteractiveApp:
+    """One REPL over one AgentSession."""
+
+    def __init__(self, session: Any, ui: InteractiveUI, theme: Theme) -> None:
+        self.session = session
+        self.ui = ui
+        self.theme = theme
+        ui.app = self
+        self.pastes = PasteStore()
+        self.transcript = Transcript(theme, self._tool, self._renderer, self.report_render_error)
+        self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
+        self.working: str | None = None
+        self.status_line: str | None = None
+        self.queue: QueueUpdateEvent = QueueUpdateEvent()
+        self.compaction_queue: list[str] = []
+        self.bash_task: asyncio.Task[Any] | None = None
+        self.pending_bash: list[Any] = []
+        self.dialog: Dialog | None = None
+        self.exit_code = 0
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self._spinner_start = time.monotonic()
+        self._retry_until: float | None = None
+        self._live_cache: tuple[int, Any] | None = None
+        history = history_path(session.plugins.agent_dir, str(session.cwd))
+        history.parent.mkdir(parents=True, exist_ok=True)
+        self.buffer = Buffer(
+            multiline=True,
+            history=FileHistory(str(history)),
+            completer=EditorCompleter(lambda: slash_entries(self), session.cwd),
+            complete_while_typing=Condition(self._completing_context),
+            enable_history_search=False,
+        )
+        self.search = SearchToolbar()
+        self.dialog_buffer = Buffer(multiline=True)
+        self.kb_holder = KeyBindings()
+        self.app: Application[int] = Application(
+            layout=Layout(self._layout(), focused_element=self.buffer),
+            key_bindings=merge_key_bindings(
+                [load_key_bindings(), self._dynamic_keys(), self._dialog_keys()]
+            ),
+            style=STYLE,
+            full_screen=False,
+            mouse_support=False,
+            min_redraw_interval=FRAME_SECONDS,
+            max_render_postpone_time=FRAME_SECONDS,
+            refresh_interval=None,
+            erase_when_done=False,
+        )
+        self.app.ttimeoutlen = 0.05
+        self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
+        self.rebuild_keys()
+        session.subscribe(self.on_event)
+        session.dispatcher.on_error(self._on_plugin_error)
+
+    # --- layout ---------------------------------------------------------------------------
+
+    def _layout(self) -> HSplit:
+        dialog_open = Condition(lambda: self.dialog is not None)
+        dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
+        editor = Window(
+            BufferControl(
+                self.buffer, search_buffer_control=self.search.control, preview_search=True
+            ),
+            height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
+            wrap_lines=True,
+            dont_extend_height=True,
+        )
+        dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
+        dialog_input = Window(
+            BufferControl(self.dialog_buffer),
+            height=lambda: Dimension(min=1, max=10),
+            dont_extend_height=True,
+            wrap_lines=True,
+        )
+        return HSplit(
+            [
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._live_view), dont_extend_height=True),
+                    filter=Condition(self._has_live_content),
+                ),
+                Window(height=1, char="─", style=self._border_style),
+                ConditionalContainer(editor, filter=~dialog_open),
+                ConditionalContainer(dialog_text, filter=dialog_open),
+                ConditionalContainer(dialog_input, filter=dialog_has_buffer),
+                Window(height=1, char="─", style=self._border_style),
+                CompletionsMenu(max_height=8, scroll_offset=1),
+                self.search,
+                ConditionalContainer(
+                    Window(FormattedTextControl(self._below_view), dont_extend_height=True),
+                    filter=Condition(lambda: bool(self.ui.widget_lines("belowEditor"))),
+                ),
+                Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
+            ]
+        )
+
+    def _rows(self) -> int:
+        try:
+            return self.app.output.get_size().rows
+        except Exception:
+            return 24
+
+    def _columns(self) -> int:
+        try:
+            return max(20, self.app.output.get_size().columns)
+        except Exception:
+            return 80
+
+    def _border_style(self) -> str:
+        if self.dialog is None and self.buffer.text.startswith("!"):
+            colour = self.theme.style("bashMode")
+        else:
+            colour = self.theme.thinking_border(self.session.thinking_level)
+        return f"fg:{colour}" if colour else ""
+
+    def _has_live_content(self) -> bool:
+        return bool(self._live_view().value)
+
+    def _live_view(self) -> Any:
+        """The live region's text, computed once per render."""
+        counter = self.app.render_counter
+        if self._live_cache is None or self._live_cache[0] != counter:
+            self._live_cache = (counter, self._compute_live_view())
+        return self._live_cache[1]
+
+    def _compute_live_view(self) -> Any:
+        width = self._columns()
+        parts: list[str] = []
+        tail = self.transcript.tail(width)
+        if tail:
+            parts.append(tail)
+        tools = self.transcript.live_tools(width)
+        if tools:
+            parts.append(tools)
+        dim = "\x1b[2m"
+        reset = "\x1b[0m"
+        for message in self.pending_bash:
+            parts.append(f"{dim}$ {message.command} (output shown after this run){reset}")
+        queued = [f"Steering: {t}" for t in self.queue.steering]
+        queued += [f"Follow-up: {t}" for t in self.queue.follow_up]
+        queued += [f"Queued: {t}" for t in self.compaction_queue]
+        for line in queued:
+            parts.append(dim + _one_line(line, width) + reset)
+        if queued:
+            parts.append(f"{dim}↳ Alt+Up to edit all queued messages{reset}")
+        busy = self.working or (
+            self.ui.working_message or "Working..." if self.session.is_streaming else None
+        )
+        if self._retry_until is not None:
+            left = max(0, self._retry_until - time.monotonic())
+            busy = f"Retrying in {left:.0f}s... (escape to cancel)"
+        if busy:
+            frame = SPINNER[int((time.monotonic() - self._spinner_start) / 0.08) % len(SPINNER)]
+            parts.append(f"\x1b[36m{frame}\x1b[0m {dim}{busy}{reset}")
+        if self.status_line:
+            parts.append(dim + self.status_line + reset)
+        for line in self.ui.widget_lines("aboveEditor"):
+            parts.append(line)
+        return ANSI("\n".join(parts))
+
+    def _below_view(self) -> Any:
+        return ANSI("\n".join(self.ui.widget_lines("belowEditor")))
+
+    def _footer_view(self) -> StyleAndTextTuples:
+        return footer_lines(self.session, self.ui.statuses, self._columns())
+
+    def _dialog_view(self) -> StyleAndTextTuples:
+        return self.dialog.view(time.monotonic()) if self.dialog is not None else []
+
+    # --- keys -----------------------------------------------------------------------------
+
+    def _dynamic_keys(self) -> Any:
+        from prompt_toolkit.key_binding import DynamicKeyBindings
+
+        return DynamicKeyBindings(lambda: self.kb_holder)
+
+    def rebuild_keys(self) -> None:
+        """(Re)build the key bindings, plugin shortcuts last so they win."""
+        shortcuts = {
+            key: self._shortcut_runner(shortcut.handler)
+            for key, shortcut in self.session.plugins.registry.shortcuts.items()
+        }
+        self.kb_holder = build_key_bindings(
+            self, dialog_open=Condition(lambda: self.dialog is not None), shortcuts=shortcuts
+        )
+
+    def _shortcut_runner(self, handler: Any) -> Any:
+        def run() -> None:
+            async def call() -> None:
+                result = handler(self.session.plugins.ctx)
+                if asyncio.iscoroutine(result):
+                    await result
+
+            self.spawn(call(), "shortcut")
+
+        return run
+
+    def _dialog_keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        is_open = Condition(lambda: self.dialog is not None)
+        is_list = Condition(lambda: self.dialog is not None and self.dialog.kind == "select")
+        is_editor = Condition(lambda: self.dialog is not None and self.dialog.kind == "editor")
+
+        @kb.add("up", filter=is_list)
+        @kb.add("k", filter=is_list)
+        def _up(event: Any) -> None:
+            assert self.dialog is not None
+            self.dialog.move(-1)
+
+        @kb.add("down", filter=is_list)
+        @kb.add("j", filter=is_list)
+        def _down(event: Any) -> None:
+            assert self.dialog is not None
+            self.dialog.move(1)
+
+        @kb.add("enter", filter=is_open, eager=True)
+        def _confirm(event: Any) -> None:
+            assert self.dialog is not None
+            self.dialog.confirm()
+
+        @kb.add("c-j", filter=is_editor, eager=True)
+        def _newline(event: Any) -> None:
+            event.current_buffer.insert_text("\n")
+
+        @kb.add("escape", filter=is_open, eager=True)
+        @kb.add("c-c", filter=is_open, eager=True)
+        def _cancel(event: Any) -> None:
+            assert self.dialog is not None
+            self.dialog.answer(None)
+
+        return kb
+
+    # --- Actions (called by the keys) -----------------------------------------------------
+
+    def submit(self, text: str, follow_up: bool) -> None:
+        """Route what Enter sent: command, `!` bash, queue, or a prompt."""
+        self.status_line = None
+        command = split_command(text)
+        if command is not None:
+            name, args = command
+            self.spawn(BUILTINS[name].handler(self, args), f"/{name}")
+            return
+        if text.startswith("!"):
+            self.run_user_bash(text)
+            return
+        if self.session.compaction.is_compacting and not text.startswith("/"):
+            self.compaction_queue.append(text)
+            return
+        if self.session.is_streaming:
+            behaviour = "followUp" if follow_up else "steer"
+            self.spawn(self.session.prompt(text, streaming_behavior=behaviour), "queue")
+            return
+        flush_pending_bash(self)
+        self.spawn(self.session.prompt(text), "prompt")
+
+    def interrupt(self) -> bool:
+        """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
+        if self.session.is_streaming or self._retry_until is not None:
+            self.dequeue(quiet=True)
+            self.spawn(self.session.abort(), "abort")
+            return True
+        if self.bash_task is not None and not self.bash_task.done():
+            self.session.bash.abort()
+            return True
+        if self.session.compaction.is_compacting:
+            self.session.compaction.abort()
+            return True
+        return False
+
+    def exit(self) -> None:
+        """Leave the REPL (the session shuts down after the app closes)."""
+        if not self._closing:
+            self._closing = True
+            self.app.exit(result=self.exit_code)
+
+    def cycle_thinking(self) -> None:
+        """Shift+Tab: the next level this model supports."""
+        model = self.session.model
+        if model is None or not model.reasoning:
+            self.status_line = "Current model does not support thinking"
+            return
+        level = self.session.cycle_thinking_level()
+        self.status_line = f"Thinking level: {level}"
+
+    def cycle_model(self, backward: bool) -> None:
+        """Ctrl+P: the next scoped (or available) model."""
+
+        async def cycle() -> None:
+            result = await self.session.cycle_model(backward)
+            if result is None:
+                self.status_line = "Only one model available"
+                return
+            model, level = result
+            self.status_line = f"Switched to {model.name or model.id} (thinking: {level})"
+
+        self.spawn(cycle(), "cycle model")
+
+    def toggle_thinking(self) -> None:
+        """Ctrl+T: hide or show thinking blocks, saved in the settings."""
+        hidden = not self.transcript.hide_thinking
+        self.transcript.hide_thinking = hidden
+        with contextlib.suppress(Exception):
+            self.session.settings.set_hide_thinking_block(hidden)
+        self.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
+
+    def toggle_expanded(self) -> None:
+        """Ctrl+O: expand or collapse tool output (live ones, and the latest again)."""
+        self.transcript.expanded = not self.transcript.expanded
+        self.transcript.reprint_recent(self._columns())
+
+    def dequeue(self, quiet: bool = False) -> None:
+        """Alt+Up: queued messages back into the editor, before what is there."""
+        cleared = self.session.prompts.clear()
+        texts = [*cleared["steering"], *cleared["followUp"], *self.compaction_queue]
+        self.compaction_queue = []
+        if not texts:
+            if not quiet:
+                self.status_line = "No queued messages to restore"
+            return
+        existing = self.buffer.text
+        joined = "\n\n".join(texts)
+        self.buffer.text = f"{joined}\n\n{existing}" if existing else joined
+        self.buffer.cursor_position = len(self.buffer.text)
+        self.status_line = f"Restored {len(texts)} queued message(s) to editor"
+
+    def external_editor(self) -> None:
+        """Ctrl+G: edit the text in $VISUAL / $EDITOR."""
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        if not editor:
+            self.status_line = "No editor configured. Set $VISUAL or $EDITOR"
+            return
+        text = self.expand_text(self.buffer.text)
+
+        def run() -> None:
+            with tempfile.NamedTemporaryFile("w", suffix=".pi.md", delete=False) as handle:
+                handle.write(text)
+                path = handle.name
+            try:
+                code = subprocess.call([*shlex.split(editor), path])
+                if code == 0:
+                    with open(path, encoding="utf-8") as edited:
+                        self.buffer.text = edited.read().rstrip("\n")
+                        self.buffer.cursor_position = len(self.buffer.text)
+            finally:
+                os.unlink(path)
+
+        self.spawn(run_in_terminal(run, in_executor=True), "external editor")
+
+    def paste(self, text: str) -> str:
+        """What a paste inserts (a marker when large)."""
+        return self.pastes.insert_text(text)
+
+    def expand_text(self, text: str) -> str:
+        """Editor text with the paste markers expanded."""
+        return self.pastes.expand(text)
+
+    def delete_marker(self, text: str, cursor: int) -> tuple[int, int] | None:
+        """A paste marker right before the cursor, deleted as one."""
+        return self.pastes.marker_before(text, cursor)
+
+    def notify(self, message: str) -> None:
+        """A transient status line under the live region."""
+        self.status_line = message
+        self.invalidate()
+
+    # --- events and user bash (see session_events.py) -----------------------------------
+
+    def on_event(self, event: Any) -> None:
+        """Record an agent or session event (rendering happens on the next frame)."""
+        handle_event(self, event)
+
+    def run_user_bash(self, text: str) -> None:
+        """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
+        run_user_bash(self, text)
+
+    def _on_plugin_error(self, error: Any) -> None:
+        self.transcript.status(f"Error: plugin {error.source or error.plugin} failed in "
+                               f"{error.event}: {error.error}", "red")  # fmt: skip
+        self.invalidate()
+
+    def report_render_error(self, what: str, error: BaseException) -> None:
+        """A renderer raised: say so once; the plain view is shown instead."""
+        self.transcript.status(
+            f"Warning: renderer {what} failed ({type(error).__name__}: {error}); "
+            "showing plain text",
+            "yellow",
+        )
+
+    def _tool(self, name: str) -> Any:
+        return self.session.tools.all.get(name)
+
+    def _renderer(self, custom_type: str) -> Any:
+        registered = self.session.plugins.registry.renderers.get(custom_type)
+        return registered.renderer if registered is not None else None
+
+    # --- dialogs --------------------------------------------------------------------------
+
+    def open_dialog(self, dialog: Dialog) -> None:
+        """Show a dialog in place of the editor."""
+        self.dialog = dialog
+        if dialog.takes_text:
+            dialog.buffer = self.dialog_buffer
+            self.dialog_buffer.reset()
+            self.dialog_buffer.text = dialog.prefill
+            self.dialog_buffer.cursor_position = len(dialog.prefill)
+            self.app.layout.focus(self.dialog_buffer)
+        self.invalidate()
+
+    def close_dialog(self, dialog: Dialog) -> None:
+        """Put the editor back."""
+        if self.dialog is dialog:
+            self.dialog = None
+            with contextlib.suppress(ValueError):
+                self.app.layout.focus(self.buffer)
+        self.invalidate()
+
+    # --- output ---------------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Ask for a redraw (coalesced by prompt_toolkit)."""
+        if self.app.is_running:
+            self.app.invalidate()
+
+    def write_raw(self, text: str) -> None:
+        """Write escape codes straight to the terminal (OSC 52, titles)."""
+        self.app.output.write_raw(text)
+        self.app.output.flush()
+
+    def set_title(self, title: str) -> None:
+        """The terminal window's title."""
+        if self.theme.color:
+            self.write_raw(f"\x1b]0;{title}\x07")
+
+    def update_title(self) -> None:
+        """`π - name - folder`, as pi does."""
+        folder = os.path.basename(str(self.session.cwd)) or str(self.session.cwd)
+        name = self.session.session_name
+        self.set_title(f"π - {name} - {folder}" if name else f"π - {folder}")
+
+    def spawn(self, coroutine: Any, what: str) -> asyncio.Task[Any]:
+        """Run a coroutine; an error is printed, never lost."""
+
+        async def guarded() -> None:
+            try:
+                await coroutine
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self.transcript.status(f"Error: {error}", "red")
+            finally:
+                self.invalidate()
+
+        task = asyncio.ensure_future(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _frames(self) -> None:
+        """The frame timer: advance the stream, print finished blocks, redraw."""
+        while True:
+            await asyncio.sleep(FRAME_SECONDS)
+            self.transcript.advance(self._columns())
+            if self.transcript.out:
+                chunks, self.transcript.out = self.transcript.out, []
+                text = "\n".join(chunks) + "\n"
+                await run_in_terminal(functools.partial(_write, text))
+            if self.session.is_streaming or self.working or self._retry_until or self.dialog:
+                self.invalidate()
+
+    # --- run ------------------------------------------------------------------------------
+
+    async def run(
+        self, first_prompt: str | None = None, images: Any = None, more: list[str] | None = None
+    ) -> int:
+        """Run until the user exits; returns the exit code."""
+        self.update_title()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signal.SIGTERM, self.exit)
+            loop.add_signal_handler(signal.SIGHUP, self.exit)
+        frames = asyncio.ensure_future(self._frames())
+        loop.call_later(0.2, _warm_up)
+        if first_prompt:
+
+            async def send_all() -> None:
+                await self.session.prompt(first_prompt, images=images)
+                for text in more or []:
+                    await self.session.prompt(text)
+
+            self.spawn(send_all(), "prompt")
+        try:
+            code = await self.app.run_async()
+        finally:
+            frames.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await frames
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGTERM)
+                loop.remove_signal_handler(signal.SIGHUP)
+        self.flush_before_start()
+        return int(code or 0)
+
+    def flush_before_start(self) -> None:
+        """Print what the transcript holds (a loaded session) before the app draws."""
+        if self.transcript.out:
+            _write("\n".join(self.transcript.out) + "\n")
+            self.transcript.out = []
+
+    def _completing_context(self) -> bool:
+        before = self.buffer.document.text_before_cursor
+        if before.startswith("/") and "\n" not in before:
+            return True
+        word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+        return word.startswith("@")
+
+
+def _warm_up() -> None:
+    from pi_core.modes.interactive.rendering import warm_up
+
+    warm_up()
+
+
+def _write(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _one_line(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
+
+
+def print_block(renderable: Any, theme: Theme, width: int) -> None:
+    """Print a rich renderable before the app starts (the header, a loaded session)."""
+    _write(render_ansi(renderable, width, color=theme.color) + "\n")

@@ -1,0 +1,271 @@
+"""The REPL's built-in slash commands (`/new`, `/name`, `/session`, `/compact`, `/copy`, ...)."""
+
+from __future__ import annotations
+
+import base64
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pi_core.modes.interactive.completion import SlashEntry
+
+if TYPE_CHECKING:
+    from pi_core.modes.interactive.app import InteractiveApp
+
+Handler = Callable[["InteractiveApp", str], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A built-in command."""
+
+    name: str
+    description: str
+    handler: Handler
+
+
+async def _new(app: InteractiveApp, args: str) -> None:
+    result = await app.session.new_session()
+    if result.get("cancelled"):
+        app.transcript.status("New session cancelled")
+        return
+    app.transcript.status("✓ New session started", "green")
+
+
+async def _name(app: InteractiveApp, args: str) -> None:
+    name = args.strip()
+    if not name:
+        current = app.session.session_name
+        app.transcript.status(f"Session name: {current}" if current else "Usage: /name <name>")
+        return
+    app.session.set_session_name(name)
+    app.update_title()
+    app.transcript.status(f"Session name set: {name}")
+
+
+async def _session(app: InteractiveApp, args: str) -> None:
+    stats = app.session.get_session_stats()
+    tokens = stats["tokens"]
+    lines = [
+        "Session Info",
+        f"  Name: {app.session.session_name or '-'}",
+        f"  File: {stats['sessionFile'] or '(not saved)'}",
+        f"  ID: {stats['sessionId']}",
+        "Messages",
+        f"  User: {stats['userMessages']}",
+        f"  Assistant: {stats['assistantMessages']}",
+        f"  Tool Calls: {stats['toolCalls']}",
+        f"  Tool Results: {stats['toolResults']}",
+        f"  Total: {stats['totalMessages']}",
+        "Tokens",
+        f"  Input: {tokens['input']:,}",
+        f"  Output: {tokens['output']:,}",
+        f"  Cache Read: {tokens['cacheRead']:,}",
+        f"  Cache Write: {tokens['cacheWrite']:,}",
+        f"  Total: {tokens['total']:,}",
+    ]
+    if stats["cost"] > 0:
+        lines.append(f"Cost: ${stats['cost']:.4f}")
+    app.transcript.status("\n".join(lines), "")
+
+
+async def _compact(app: InteractiveApp, args: str) -> None:
+    if len(app.session.messages) < 2:
+        app.transcript.status("Nothing to compact (no messages yet)", "yellow")
+        return
+    app.working = "Compacting context... (escape to cancel)"
+    try:
+        await app.session.compact(args.strip() or None)
+    except Exception as error:
+        app.transcript.status(f"Error: {error}", "red")
+    finally:
+        app.working = None
+
+
+async def _copy(app: InteractiveApp, args: str) -> None:
+    text = app.session.get_last_assistant_text()
+    if not text:
+        app.transcript.status("No agent messages to copy yet.", "red")
+        return
+    if not copy_to_clipboard(text, app.write_raw):
+        app.transcript.status("Copied last agent message to clipboard (OSC 52)")
+        return
+    app.transcript.status("Copied last agent message to clipboard")
+
+
+def copy_to_clipboard(text: str, write_raw: Callable[[str], None]) -> bool:
+    """Copy with the first clipboard tool found; else send OSC 52 and return False."""
+    candidates = [["wl-copy"], ["xclip", "-selection", "clipboard"],
+                  ["xsel", "--clipboard", "--input"], ["pbcopy"], ["clip"]]  # fmt: skip
+    for command in candidates:
+        if shutil.which(command[0]) is None:
+            continue
+        if command[0] in ("wl-copy",) and not os.environ.get("WAYLAND_DISPLAY"):
+            continue
+        if command[0] in ("xclip", "xsel") and not os.environ.get("DISPLAY"):
+            continue
+        try:
+            subprocess.run(command, input=text.encode(), check=True, timeout=5)
+            return True
+        except (OSError, subprocess.SubprocessError):
+            continue
+    write_raw("\x1b]52;c;" + base64.b64encode(text.encode()).decode() + "\x07")
+    return False
+
+
+async def _hotkeys(app: InteractiveApp, args: str) -> None:
+    rows = [
+        ("enter", "send (queue a steering message while the agent works)"),
+        ("alt+enter", "queue a follow-up message"),
+        ("shift+enter, ctrl+j, \\+enter", "new line"),
+        ("escape", "interrupt / close the menu"),
+        ("ctrl+c", "clear the editor; twice to exit"),
+        ("ctrl+d", "exit (empty editor)"),
+        ("ctrl+z", "suspend"),
+        ("shift+tab", "cycle thinking level"),
+        ("ctrl+p", "cycle models"),
+        ("ctrl+t", "hide / show thinking"),
+        ("ctrl+o", "expand / collapse tool output"),
+        ("ctrl+g", "external editor"),
+        ("ctrl+r", "search history"),
+        ("ctrl+_", "undo"),
+        ("alt+up", "edit queued messages"),
+        ("/", "commands"),
+        ("!cmd / !!cmd", "run a shell command (!! keeps it out of the context)"),
+        ("@", "fuzzy file search"),
+        ("tab", "complete a path"),
+    ]
+    for shortcut in app.session.plugins.registry.shortcuts.values():
+        rows.append((shortcut.key, f"{shortcut.description or ''} [{shortcut.plugin}]"))
+    width = max(len(key) for key, _ in rows)
+    text = "\n".join(f"  {key.ljust(width)}  {what}" for key, what in rows)
+    app.transcript.status("Keyboard shortcuts\n" + text, "")
+
+
+async def _reload(app: InteractiveApp, args: str) -> None:
+    if app.session.is_streaming:
+        app.transcript.status("Wait until the agent is idle to /reload", "yellow")
+        return
+    app.session.resources.reload()
+    app.session.rebuild_system_prompt()
+    app.rebuild_keys()
+    app.transcript.status("Reloaded skills, prompt templates, context files and keybindings")
+
+
+async def _quit(app: InteractiveApp, args: str) -> None:
+    app.exit()
+
+
+async def _fork(app: InteractiveApp, args: str) -> None:
+    from pi_core.messages.llm import UserMessage, content_text
+    from pi_core.session.entries import SessionMessageEntry
+
+    choices: list[tuple[str, str]] = []
+    for entry in app.session.session_manager.get_entries():
+        if isinstance(entry, SessionMessageEntry) and isinstance(entry.message, UserMessage):
+            content = entry.message.content
+            text = content if isinstance(content, str) else content_text(content)
+            choices.append((entry.id, text))
+    if not choices:
+        app.transcript.status("No messages to fork from", "yellow")
+        return
+    labels = [f"{i + 1}. {' '.join(text.split())[:70]}" for i, (_, text) in enumerate(choices)]
+    picked = await app.ui.select("Fork from Message", labels)
+    if picked is None:
+        return
+    entry_id, text = choices[labels.index(picked)]
+    result = await app.session.fork(entry_id)
+    if result.get("cancelled"):
+        return
+    app.buffer.text = text
+    app.transcript.status("Forked to new session")
+
+
+async def _clone(app: InteractiveApp, args: str) -> None:
+    leaf = app.session.session_manager.get_leaf_id()
+    if leaf is None:
+        app.transcript.status("Nothing to clone yet", "yellow")
+        return
+    await app.session.fork(leaf, "at")
+    app.transcript.status("Cloned to new session")
+
+
+async def _model(app: InteractiveApp, args: str) -> None:
+    wanted = args.strip()
+    registry = app.session.model_registry
+    if not wanted:
+        names = ", ".join(m.key for m in registry.available_models())
+        app.transcript.status(f"Usage: /model <provider/id>. Available: {names}")
+        return
+    for model in registry.available_models():
+        if wanted in (model.key, model.id):
+            await app.session.set_model(model)
+            app.transcript.status(f"Model: {model.id}")
+            return
+    app.transcript.status(f"Error: no available model matches {wanted!r}", "red")
+
+
+def _model_arguments(app: InteractiveApp) -> Callable[[str], Any]:
+    def complete(prefix: str) -> list[dict[str, str]]:
+        models = app.session.model_registry.available_models()
+        return [{"value": m.key, "label": m.key, "description": m.name or ""}
+                for m in models if prefix.lower() in m.key.lower()]  # fmt: skip
+
+    return complete
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in (
+        Builtin("new", "Start a new session", _new),
+        Builtin("name", "Set the session display name", _name),
+        Builtin("session", "Show session info and stats", _session),
+        Builtin("compact", "Compact the context (optional focus)", _compact),
+        Builtin("copy", "Copy the last agent message to the clipboard", _copy),
+        Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
+        Builtin("reload", "Reload skills, prompts, context files and keys", _reload),
+        Builtin("fork", "Fork a new session from an earlier message", _fork),
+        Builtin("clone", "Duplicate the current session", _clone),
+        Builtin("model", "Switch model: /model provider/id", _model),
+        Builtin("quit", "Quit pi", _quit),
+    )
+}
+
+
+def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
+    """Every `/` command: built-ins, plugin commands, prompt templates and skills."""
+    entries = [
+        SlashEntry(
+            b.name, b.description, "built-in", _model_arguments(app) if b.name == "model" else None
+        )
+        for b in BUILTINS.values()
+    ]
+    session = app.session
+    for command in session.plugins.registry.commands.values():
+        source = command.plugin or "plugin"
+        completer = command.get_argument_completions
+        entries.append(SlashEntry(command.name, command.description or "", source, completer))
+    for template in session.resources.prompts:
+        entries.append(SlashEntry(template.name, template.description or "", "prompt"))
+    for skill in session.resources.skills:
+        entries.append(SlashEntry(f"skill:{skill.name}", skill.description or "", "skill"))
+    return entries
+
+
+def split_command(text: str) -> tuple[str, str] | None:
+    """`/name args` of a built-in command, else None."""
+    if not text.startswith("/"):
+        return None
+    name, _, args = text[1:].partition(" ")
+    if name in BUILTINS:
+        return name, args
+    return None
+
+
+def is_windows() -> bool:
+    """Whether suspending with Ctrl+Z is unavailable."""
+    return sys.platform == "win32"

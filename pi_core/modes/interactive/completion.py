@@ -1,0 +1,115 @@
+"""Completion in the editor: `/` commands, `@` project files, Tab paths."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+
+from pi_core.modes.interactive.files import FileIndex, search
+
+
+@dataclass(frozen=True)
+class SlashEntry:
+    """One `/` command as the menu shows it."""
+
+    name: str
+    description: str
+    source: str
+    complete_arguments: Callable[[str], Any] | None = None
+
+
+class EditorCompleter(Completer):
+    """Chooses the completion by context: slash command, its arguments, `@file`, or a path."""
+
+    def __init__(self, entries: Callable[[], list[SlashEntry]], cwd: Path) -> None:
+        self.entries = entries
+        self.cwd = Path(cwd)
+        self.files = FileIndex(self.cwd)
+
+    def get_completions(
+        self, document: Document, complete_event: CompleteEvent
+    ) -> Iterable[Completion]:
+        """Yield completions for the text before the cursor (a failing source yields none)."""
+        try:
+            yield from self._complete(document, complete_event)
+        except Exception:
+            return
+
+    def _complete(self, document: Document, complete_event: CompleteEvent) -> Iterable[Completion]:
+        before = document.text_before_cursor
+        if before.startswith("/") and "\n" not in before:
+            if " " not in before:
+                yield from self._commands(before[1:])
+            else:
+                yield from self._arguments(before)
+            return
+        word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+        if word.startswith("@"):
+            yield from self._mentions(word[1:])
+            return
+        if complete_event.completion_requested:
+            yield from self._paths(word)
+
+    def _commands(self, typed: str) -> Iterable[Completion]:
+        from pi_core.modes.interactive.files import fuzzy_score
+
+        ranked = []
+        for entry in self.entries():
+            score = fuzzy_score(typed, entry.name)
+            if score is not None:
+                ranked.append((-score, entry.name, entry))
+        for _, _, entry in sorted(ranked, key=lambda item: (item[0], item[1])):
+            meta = f"{entry.description} [{entry.source}]" if entry.description else entry.source
+            yield Completion(
+                f"/{entry.name} ",
+                start_position=-len(typed) - 1,
+                display=f"/{entry.name}",
+                display_meta=meta,
+            )
+
+    def _arguments(self, before: str) -> Iterable[Completion]:
+        name, _, argument = before[1:].partition(" ")
+        entry = next((e for e in self.entries() if e.name == name), None)
+        if entry is None or entry.complete_arguments is None:
+            return
+        try:
+            items = entry.complete_arguments(argument) or []
+        except Exception:
+            return
+        for item in items:
+            value = item.get("value", "") if isinstance(item, dict) else str(item)
+            label = item.get("label", value) if isinstance(item, dict) else value
+            meta = item.get("description", "") if isinstance(item, dict) else ""
+            yield Completion(
+                str(value), start_position=-len(argument), display=str(label), display_meta=meta
+            )
+
+    def _mentions(self, query: str) -> Iterable[Completion]:
+        query = query.removeprefix('"')
+        for path in search(self.files.files(), query):
+            name = path.rstrip("/").rsplit("/", 1)[-1] + ("/" if path.endswith("/") else "")
+            quoted = f'"{path}"' if " " in path else path
+            text = f"@{quoted}" + ("" if path.endswith("/") else " ")
+            yield Completion(text, start_position=-len(query) - 1, display=name, display_meta=path)
+
+    def _paths(self, word: str) -> Iterable[Completion]:
+        expanded = os.path.expanduser(word) if word.startswith("~") else word
+        folder, _, prefix = expanded.rpartition("/")
+        base = (self.cwd / folder) if folder or expanded.startswith("/") else self.cwd
+        if expanded.startswith("/"):
+            base = Path(folder or "/")
+        try:
+            names = sorted(os.listdir(base))
+        except OSError:
+            return
+        for name in names:
+            if not name.startswith(prefix) or (name.startswith(".") and not prefix):
+                continue
+            suffix = "/" if (base / name).is_dir() else ""
+            yield Completion(name[len(prefix) :] + suffix, start_position=0, display=name + suffix)

@@ -1,0 +1,64 @@
+"""The start-up header: version, key hints, what was loaded, and every diagnostic."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
+
+from pi_core._version import __version__
+
+HINTS = "escape interrupt · ctrl+c/ctrl+d clear/exit · / commands · ! bash · ctrl+o more"
+
+
+def diagnostics(session: Any) -> list[tuple[str, str]]:
+    """(level, message) for broken plugins, plugin conflicts and resource problems."""
+    plugins = session.plugins
+    found: list[tuple[str, str]] = []
+    for error in plugins.errors:
+        found.append(
+            ("error", f"plugin {error.name} failed to load ({error.source}): {error.error}")
+        )
+    for note in [*plugins.diagnostics, *plugins.registry.diagnostics]:
+        found.append((note.level, f"{note.message}" + (f" ({note.source})" if note.source else "")))
+    for note in session.resources.diagnostics:
+        found.append(("warning", note.describe()))
+    return found
+
+
+def header(session: Any, quiet: bool) -> Any:
+    """The header renderable (just the diagnostics when `quietStartup` is on)."""
+    parts: list[Any] = []
+    if not quiet:
+        title = Text("pi", style="bold #8abeb7")
+        title.append(f" v{__version__}", style="dim")
+        parts += [title, Text(HINTS, style="dim"), Text("")]
+        resources = session.resources
+        sections = [
+            ("Context", [_short(f.path) for f in resources.context_files]),
+            ("Skills", [s.name for s in resources.skills]),
+            ("Prompts", [f"/{p.name}" for p in resources.prompts]),
+            ("Plugins", [p.name for p in session.plugins.plugins]),
+        ]
+        for label, names in sections:
+            if names:
+                line = Text(f"[{label}] ", style="#b294bb")
+                line.append(", ".join(names), style="dim")
+                parts.append(line)
+    for level, message in diagnostics(session):
+        style = "red" if level == "error" else "yellow"
+        parts.append(Text(f"{'Error' if level == 'error' else 'Warning'}: {message}", style=style))
+    if getattr(session, "model_fallback_message", None):
+        parts.append(Text(f"Warning: {session.model_fallback_message}", style="yellow"))
+    if session.model is None:
+        parts.append(Text("No model available: configure one in ~/.pi/agent/models.json or "
+                          "set an API key", style="yellow"))  # fmt: skip
+    return Padding(Group(*parts), (0, 1)) if parts else None
+
+
+def _short(path: str) -> str:
+    home = os.path.expanduser("~")
+    return "~" + path[len(home) :] if path.startswith(home + os.sep) else path

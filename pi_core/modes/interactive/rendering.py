@@ -1,0 +1,205 @@
+"""Rich renderables to ANSI text, and markdown streaming: stable lines out, the tail kept live."""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from rich.markdown import Markdown
+
+MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
+
+
+def strip_ansi(text: str) -> str:
+    """Remove escape sequences (for the dumb terminal and for tests)."""
+    return _ANSI.sub("", text)
+
+
+def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
+    """Render a rich renderable (or a str, as plain text) to ANSI text without a final newline."""
+    console = Console(
+        file=io.StringIO(),
+        width=max(20, width),
+        force_terminal=color,
+        color_system="truecolor" if color else None,
+        legacy_windows=False,
+        emoji=False,
+        highlight=False,
+        no_color=not color,
+    )
+    if isinstance(renderable, str):
+        renderable = Text(renderable)
+    console.print(renderable, end="")
+    output = console.file.getvalue()  # type: ignore[attr-defined]
+    return str(output).rstrip("\n")
+
+
+@functools.cache
+def _markdown_class() -> type[Markdown]:
+    """rich's Markdown with headings flush left (built on first use: rich.markdown is slow to
+    import, and the editor is usable before the first answer needs it)."""
+    from rich.markdown import Heading, Markdown
+
+    class LeftHeading(Heading):
+        """Headings of every level flush left, bold and coloured (rich centres a boxed h1)."""
+
+        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+            """The heading's text in the heading colour."""
+            text = self.text.copy()
+            text.justify = "left"
+            text.stylize("bold #f0c674")
+            yield text
+
+    class LeftMarkdown(Markdown):
+        elements: ClassVar[dict[str, type[Any]]] = {
+            **Markdown.elements,
+            "heading_open": LeftHeading,
+        }
+
+    return LeftMarkdown
+
+
+def markdown(text: str, *, style: str = "") -> Markdown:
+    """The markdown renderable used for messages (code blocks highlighted with monokai)."""
+    return _markdown_class()(text, code_theme="monokai", style=style or "none")
+
+
+def warm_up() -> None:
+    """Import the markdown renderer now (called once the editor is up)."""
+    _markdown_class()
+
+
+def stable_split(source: str) -> int:
+    """Return the offset up to which markdown `source` is complete: the last blank line
+    outside a code fence, so rendering the prefix alone gives the same lines as in the whole."""
+    in_fence = False
+    offset = 0
+    boundary = 0
+    for line in source.splitlines(keepends=True):
+        offset += len(line)
+        if not line.endswith("\n"):
+            break
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            if not in_fence:
+                boundary = offset
+            continue
+        if not in_fence and not line.strip():
+            boundary = offset
+    return boundary
+
+
+class MarkdownStream:
+    """Streams one markdown text: finished lines are handed out once, the tail stays live.
+
+    The source is split at block boundaries (a blank line outside a code fence): a finished
+    block is rendered once and committed, so the cost of a frame does not grow with the answer.
+    Inside a long unfinished block, all but the last `live_lines` rendered lines are committed
+    too (aider's mdstream pattern), and skipped when that block is finally rendered whole. A
+    block longer than `MAX_LIVE_SOURCE` is cut at a line or word break (a code fence is closed
+    and reopened), so even a 1 MB paragraph streams in bounded time per frame.
+    """
+
+    def __init__(self, style: str = "", indent: int = 1, live_lines: int = 6) -> None:
+        self.source = ""
+        self.committed = 0
+        self.carry = ""  # a code fence opened before `committed`, reopened for the rest
+        self.lines_out = 0  # lines of the unfinished block already handed out
+        self.style = style
+        self.indent = indent
+        self.live_lines = live_lines
+        self._cache: tuple[str, int, str] = ("", 0, "")
+
+    def feed(self, source: str) -> None:
+        """Replace the text seen so far (it only grows while streaming)."""
+        self.source = source
+
+    def _rest(self) -> str:
+        return self.carry + self.source[self.committed :]
+
+    def take_stable(self, width: int) -> str | None:
+        """Return the ANSI of newly finished lines (None if none), marking them committed."""
+        out: list[str] = []
+        while True:
+            rest = self._rest()
+            boundary = stable_split(rest)
+            if boundary > len(self.carry):
+                self._commit(rest[:boundary], boundary - len(self.carry), "", width, out)
+                continue
+            if len(rest) > MAX_LIVE_SOURCE:
+                self._force_split(rest, width, out)
+                continue
+            break
+        rest = self._rest()
+        if rest.strip():
+            lines = self._render(rest, width).split("\n")
+            ready = len(lines) - self.live_lines
+            if ready > self.lines_out:
+                out += lines[self.lines_out : ready]
+                self.lines_out = ready
+        return "\n".join(out) if out else None
+
+    def _commit(self, chunk: str, consumed: int, carry: str, width: int, out: list[str]) -> None:
+        if chunk.strip():
+            out += self._render(chunk, width).split("\n")[self.lines_out :]
+        self.committed += consumed
+        self.carry = carry
+        self.lines_out = 0
+
+    def _force_split(self, rest: str, width: int, out: list[str]) -> None:
+        # cut as late as possible: the lines handed out so far all lie before the cut
+        cut = rest.rfind("\n", len(self.carry))
+        if cut <= len(self.carry):
+            cut = rest.rfind(" ", len(self.carry))
+        if cut <= len(self.carry):
+            cut = len(rest) - 1
+        cut += 1
+        fence = _open_fence(rest[:cut])
+        chunk = rest[:cut] + ("\n" + fence[:3] + "\n" if fence else "")
+        self._commit(chunk, cut - len(self.carry), fence + "\n" if fence else "", width, out)
+
+    def tail(self, width: int) -> str:
+        """Return the ANSI of the live tail (the lines not handed out yet)."""
+        rest = self._rest()
+        if not rest.strip():
+            return ""
+        return "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
+
+    def finish(self, width: int) -> str | None:
+        """Return the ANSI of everything not yet handed out, and commit it."""
+        first = self.take_stable(width)  # cuts what is too long first
+        out = first.split("\n") if first else []
+        rest = self._rest()
+        skip, self.lines_out = self.lines_out, 0
+        self.committed = len(self.source)
+        self.carry = ""
+        if rest.strip():
+            out += self._render(rest, width).split("\n")[skip:]
+        return "\n".join(out) if out else None
+
+    def _render(self, chunk: str, width: int) -> str:
+        from rich.padding import Padding
+
+        if self._cache[0] == chunk and self._cache[1] == width:
+            return self._cache[2]
+        body = Padding(markdown(chunk.strip("\n"), style=self.style), (0, 0, 0, self.indent))
+        rendered = render_ansi(body, width)
+        self._cache = (chunk, width, rendered)
+        return rendered
+
+
+def _open_fence(source: str) -> str:
+    """The opening line of a code fence still open at the end of `source` ('' if none)."""
+    opening = ""
+    for line in source.splitlines():
+        if _FENCE.match(line):
+            opening = "" if opening else line.strip()
+    return opening

@@ -1,0 +1,190 @@
+"""One tool call in the REPL, drawn by its tool's `render_call` / `render_result` or by default.
+
+A renderer that raises is reported once (through `on_render_error`) and the call falls back
+to the plain view, so a broken plugin never hides what the agent did.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from typing import Any, Literal
+
+from rich.console import Group
+from rich.padding import Padding
+from rich.text import Text
+
+from pi_core.messages.content import ImageContent, TextContent
+from pi_core.modes.interactive.rendering import render_ansi, strip_ansi
+from pi_core.modes.interactive.theme import Theme
+
+ToolState = Literal["pending", "running", "success", "error"]
+COLLAPSED_LINES = 10
+BACKGROUNDS: dict[ToolState, str] = {
+    "pending": "on #282832",
+    "running": "on #282832",
+    "success": "on #283228",
+    "error": "on #3c2828",
+}
+
+
+class ToolView:
+    """The state of one call (arguments, partial and final result) and how it looks."""
+
+    def __init__(
+        self,
+        call_id: str,
+        name: str,
+        tool: Any,
+        theme: Theme,
+        on_render_error: Callable[[str, BaseException], None],
+    ) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.tool = tool
+        self.theme = theme
+        self.on_render_error = on_render_error
+        self.args: Any = {}
+        self.state: ToolState = "pending"
+        self.result: Any = None
+        self.started: float | None = None
+        self.ended: float | None = None
+        self._failed_hooks: set[str] = set()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the call has its final result."""
+        return self.state in ("success", "error")
+
+    def start(self, args: Any) -> None:
+        """The tool began running with these arguments."""
+        self.args = args if args is not None else self.args
+        self.state = "running"
+        self.started = time.monotonic()
+
+    def update(self, partial: Any) -> None:
+        """A partial result arrived (streamed output)."""
+        self.result = partial
+
+    def finish(self, result: Any, is_error: bool) -> None:
+        """The final result arrived."""
+        self.result = result
+        self.state = "error" if is_error else "success"
+        self.ended = time.monotonic()
+
+    def render(self, width: int, expanded: bool) -> str:
+        """Return the call as ANSI text: header, result, elapsed time, on the state's colour."""
+        parts: list[Any] = [self._header()]
+        body = self._body(expanded)
+        if body is not None:
+            parts.append(body)
+        elapsed = self._elapsed()
+        if elapsed:
+            parts.append(Text(elapsed, style="dim"))
+        block = Padding(Group(*parts), (0, 1), style=BACKGROUNDS[self.state], expand=True)
+        return render_ansi(block, width, color=self.theme.color)
+
+    def _elapsed(self) -> str:
+        if self.started is None:
+            return ""
+        if self.ended is None:
+            return f"Elapsed {time.monotonic() - self.started:.1f}s"
+        if self.name == "bash":
+            return f"Took {self.ended - self.started:.1f}s"
+        return ""
+
+    def _hook(self, hook: str, *args: Any) -> Any:
+        method = getattr(self.tool, hook, None)
+        if method is None or hook in self._failed_hooks:
+            return None
+        try:
+            return method(*args)
+        except Exception as error:
+            self._failed_hooks.add(hook)
+            self.on_render_error(f"{self.name}.{hook}", error)
+            return None
+
+    def _header(self) -> Any:
+        custom = self._hook("render_call", self.args, self.theme)
+        if custom is not None:
+            return custom
+        header = Text(self.name, style="bold")
+        if self.args:
+            try:
+                shown = json.dumps(self.args, ensure_ascii=False)
+            except (TypeError, ValueError):
+                shown = str(self.args)
+            header.append(" " + _one_line(shown, 200), style="dim")
+        return header
+
+    def _body(self, expanded: bool) -> Any:
+        if self.result is None:
+            return None
+        options = {
+            "expanded": expanded,
+            "is_partial": not self.finished,
+            "is_error": self.state == "error",
+        }
+        result = _as_tool_result(self.result)
+        custom = self._hook("render_result", result, options, self.theme)
+        if custom is not None:
+            return custom
+        return default_result_view(result_text(self.result), expanded, self.state == "error")
+
+
+def default_result_view(output: str, expanded: bool, is_error: bool) -> Text:
+    """The plain view of a result: its first lines (all when expanded), red for an error."""
+    lines = output.rstrip("\n").split("\n") if output.strip() else []
+    text = Text()
+    if not lines:
+        return text
+    shown = lines if expanded else lines[:COLLAPSED_LINES]
+    text.append("\n".join(shown), style="red" if is_error else "")
+    if len(shown) < len(lines):
+        text.append(f"\n... ({len(lines) - len(shown)} more lines, ctrl+o to expand)", style="dim")
+    return text
+
+
+def result_text(result: Any) -> str:
+    """The text of a result (a ToolResult, a dict read back from a session, or anything else)."""
+    content = getattr(result, "content", None)
+    if content is None and isinstance(result, dict):
+        content = result.get("content")
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, TextContent):
+                parts.append(block.text)
+            elif isinstance(block, ImageContent):
+                parts.append(f"[image: {block.mime_type}]")
+            elif isinstance(block, dict) and block.get("type") == "text":
+                parts.append(str(block.get("text", "")))
+        return _printable("\n".join(parts))
+    return _printable(str(result)) if result is not None else ""
+
+
+def _printable(text: str) -> str:
+    cleaned = strip_ansi(text).replace("\r\n", "\n").replace("\r", "")
+    return "".join(ch for ch in cleaned if ch in "\n\t" or ch >= " ").replace("\t", "    ")
+
+
+def _as_tool_result(result: Any) -> Any:
+    from pi_core.tools.tool import ToolResult
+
+    if isinstance(result, ToolResult):
+        return result
+    try:
+        if isinstance(result, dict):
+            return ToolResult.model_validate(result)
+        content = getattr(result, "content", None)
+        if content is not None:
+            return ToolResult(content=content, details=getattr(result, "details", None))
+    except ValueError:
+        pass
+    return ToolResult.text(str(result))
+
+
+def _one_line(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
