@@ -59,6 +59,17 @@ class ToolSet:
         self.active_names = [name for name in dict.fromkeys(names) if name in self.all]
         return list(self.active_names)
 
+    def add(self, tool: Tool[Any]) -> None:
+        """Add (or replace) a tool at run time; it becomes active."""
+        self.all[tool.name] = tool
+        if tool.name not in self.active_names:
+            self.active_names.append(tool.name)
+
+    def remove(self, name: str) -> None:
+        """Remove a tool added at run time (unknown names are ignored)."""
+        self.all.pop(name, None)
+        self.active_names = [n for n in self.active_names if n != name]
+
     def describe(self) -> list[dict[str, Any]]:
         """Return each tool's name, description and parameter schema."""
         return [
