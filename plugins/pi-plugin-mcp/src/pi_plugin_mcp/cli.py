@@ -82,7 +82,8 @@ def add_command(
         if headers:
             entry["headers"] = dict(_pair(item, ":", "-H") for item in headers)
     try:
-        parse_server(name, entry, "the command line", environ={**os.environ, **_placeholders(entry)})
+        environ = {**os.environ, **_placeholders(entry)}
+        parse_server(name, entry, "the command line", environ=environ)
     except ConfigError as error:
         raise click.ClickException(str(error)) from None
     path = _edit(local, lambda servers: {**servers, name: entry})
@@ -120,7 +121,9 @@ def _edit(local: bool, change: Any) -> str:
         raise
     except Exception as error:  # a settings file that cannot be written: say why, keep it
         raise click.ClickException(str(error)) from None
-    return os.path.join(os.getcwd(), ".pi", "settings.json") if local else str(home / "settings.json")
+    if local:
+        return os.path.join(os.getcwd(), ".pi", "settings.json")
+    return str(home / "settings.json")
 
 
 def _pair(item: str, separator: str, flag: str) -> tuple[str, str]:

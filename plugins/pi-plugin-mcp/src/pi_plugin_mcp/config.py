@@ -24,6 +24,16 @@ _TRANSPORTS: dict[str, Transport] = {
 }
 
 
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+MAX_NAME = 64
+
+
+def tool_name(server: str, tool: str) -> str:
+    """Return the pi name of a server's tool (or prompt), as Claude Code spells it:
+    `mcp__server__tool`, other characters than letters, digits, `_` and `-` made `_`."""
+    return f"mcp__{_UNSAFE.sub('_', server)}__{_UNSAFE.sub('_', tool)}"[:MAX_NAME]
+
+
 class ConfigError(ValueError):
     """One server's entry cannot be used; the message names the server and the file."""
 
@@ -111,10 +121,8 @@ def parse_server(
             raise ConfigError(f"{where}: `{key}` must be an object of strings")
         return {str(k): text(v, f"{key}.{k}") for k, v in value.items()}
 
-    timeouts = {
-        "startup_timeout": _timeout(raw.get("startupTimeout"), "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT),
-        "tool_timeout": _timeout(raw.get("timeout"), "MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT),
-    }
+    startup_timeout = _timeout(raw.get("startupTimeout"), "MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT)
+    tool_timeout = _timeout(raw.get("timeout"), "MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT)
     if transport == "stdio":
         if not raw.get("command"):
             raise ConfigError(f"{where}: a stdio server needs `command`")
@@ -130,7 +138,8 @@ def parse_server(
             args=tuple(text(arg, "args") for arg in args),
             env=table("env"),
             cwd=text(cwd, "cwd") if cwd else None,
-            **timeouts,
+            startup_timeout=startup_timeout,
+            tool_timeout=tool_timeout,
         )
     if not raw.get("url"):
         raise ConfigError(f"{where}: a {transport} server needs `url`")
@@ -140,7 +149,8 @@ def parse_server(
         source=source,
         url=text(raw["url"], "url"),
         headers=table("headers"),
-        **timeouts,
+        startup_timeout=startup_timeout,
+        tool_timeout=tool_timeout,
     )
 
 

@@ -9,11 +9,11 @@ connection that drops) is noticed even while no call is in flight.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import tempfile
 from collections.abc import AsyncIterator, Callable
-import contextlib
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import IO, Any, Literal
 
@@ -83,9 +83,7 @@ class ServerConnection:
         try:
             await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout)
         except TimeoutError:
-            self._fail(
-                f"did not finish the MCP handshake within {self.config.startup_timeout:g}s"
-            )
+            self._fail(f"did not finish the MCP handshake within {self.config.startup_timeout:g}s")
             await self._cancel_runner()
 
     async def stop(self) -> None:
@@ -130,7 +128,7 @@ class ServerConnection:
                     self._fail("the server exited")
         except asyncio.CancelledError:
             raise
-        except BaseException as error:  # noqa: BLE001 - every failure is reported, none crashes pi
+        except BaseException as error:
             self._fail(_describe(error))
         finally:
             self._session = None
@@ -143,7 +141,8 @@ class ServerConnection:
         if config.transport == "stdio":
             from mcp.client.stdio import StdioServerParameters, stdio_client
 
-            self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+            # Kept open after the server stops, so its tail can still be reported.
+            self._stderr = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             params = StdioServerParameters(
                 command=config.command,
                 args=list(config.args),
@@ -227,7 +226,7 @@ class ServerConnection:
             return
         try:
             await self._refresh(session)
-        except Exception as error:  # noqa: BLE001 - a failed refresh keeps the old lists
+        except Exception as error:
             self.warnings.append(f"could not refresh its lists: {_describe(error)}")
             return
         self._changed()

@@ -12,7 +12,7 @@ from typing import Any
 from mcp import types
 
 from pi_plugin_mcp._pi import ExtensionContext, agent_dir
-from pi_plugin_mcp.config import ServerConfig, config_files, load_config
+from pi_plugin_mcp.config import LoadedConfig, ServerConfig, config_files, load_config
 from pi_plugin_mcp.connection import ServerConnection
 from pi_plugin_mcp.tools import InvalidSchema, McpTool, checked_schema
 
@@ -45,19 +45,25 @@ class McpManager:
     # --- lifetime ----------------------------------------------------------------------------
 
     async def start(
-        self, ctx: ExtensionContext | None, servers: Iterable[ServerConfig] | None = None
+        self,
+        ctx: ExtensionContext | None,
+        config: LoadedConfig | Iterable[ServerConfig] | None = None,
     ) -> None:
-        """Read the configuration (unless given) and start every server, concurrently."""
+        """Start every server (from `config`, else the files), concurrently, each with its
+        startup timeout; failures are reported, never raised."""
         self._ctx = ctx
-        if servers is None:
+        if config is None:
             cwd = Path(ctx.cwd) if ctx is not None else Path.cwd()
-            loaded = load_config(config_files(cwd, agent_dir()))
-            self.problems = loaded.problems
-            for problem in loaded.problems:
+            config = load_config(config_files(cwd, agent_dir()))
+        if isinstance(config, LoadedConfig):
+            self.problems = config.problems
+            for problem in config.problems:
                 self._once("config", problem, "warning")
-            servers = loaded.servers.values()
-        for config in servers:
-            self.connections[config.name] = ServerConnection(config, self._changed)
+            servers: Iterable[ServerConfig] = config.servers.values()
+        else:
+            servers = config
+        for server in servers:
+            self.connections[server.name] = ServerConnection(server, self._changed)
         await asyncio.gather(*(c.start() for c in self.connections.values()))
 
     async def stop(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_plugin_mcp._pi import (
     CommandContext,
@@ -18,8 +18,10 @@ from pi_plugin_mcp._pi import (
     InputTransform,
     hookimpl,
 )
-from pi_plugin_mcp.manager import McpManager, format_status
-from pi_plugin_mcp.tools import tool_name
+from pi_plugin_mcp.config import tool_name
+
+if TYPE_CHECKING:  # the SDK is imported only when a server is configured
+    from pi_plugin_mcp.manager import McpManager
 
 
 class _State:
@@ -49,9 +51,20 @@ async def session_start(ctx: ExtensionContext) -> None:
     """Start the configured MCP servers concurrently and register their tools."""
     if _state.manager is not None:
         await _state.manager.stop()
+        _state.manager = None
+    from pathlib import Path
+
+    from pi_plugin_mcp._pi import agent_dir
+    from pi_plugin_mcp.config import config_files, load_config
+
+    loaded = load_config(config_files(Path(ctx.cwd), agent_dir()))
+    if not loaded.servers and not loaded.problems:
+        return
+    from pi_plugin_mcp.manager import McpManager
+
     manager = McpManager(_reporter(ctx))
     _state.manager = manager
-    await manager.start(ctx)
+    await manager.start(ctx, loaded)
 
 
 @hookimpl
@@ -87,9 +100,11 @@ async def mcp_command(args: str, ctx: CommandContext) -> None:
     manager = _state.manager
     words = _split(args)
     if manager is None:
-        _say(ctx, "MCP servers are not running (no session).")
+        _say(ctx, "No MCP servers configured (mcpServers in .mcp.json or settings.json).")
         return
     if not words or words[0] == "list":
+        from pi_plugin_mcp.manager import format_status
+
         _say(ctx, format_status(manager.status()))
     elif words[0] == "restart" and len(words) == 2:
         try:

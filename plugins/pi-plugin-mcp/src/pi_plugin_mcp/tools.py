@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from mcp import types
@@ -19,15 +18,8 @@ from pi_plugin_mcp._pi import (
     ToolResult,
     ToolUpdateCallback,
 )
+from pi_plugin_mcp.config import tool_name
 from pi_plugin_mcp.connection import ServerConnection
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-MAX_NAME = 64
-
-
-def tool_name(server: str, tool: str) -> str:
-    """Return the pi name of a server's tool, as Claude Code spells it: `mcp__server__tool`."""
-    return f"mcp__{_UNSAFE.sub('_', server)}__{_UNSAFE.sub('_', tool)}"[:MAX_NAME]
 
 
 class AnyArguments(BaseModel):
@@ -42,7 +34,7 @@ class InvalidSchema(ValueError):
 
 def checked_schema(tool: types.Tool) -> dict[str, Any]:
     """Return the tool's input schema, or raise InvalidSchema saying what is wrong with it."""
-    import jsonschema
+    import jsonschema  # type: ignore[import-untyped]
 
     schema = dict(tool.input_schema or {})
     if schema.get("type", "object") != "object":
@@ -140,4 +132,5 @@ def resource_text(resource: types.TextResourceContents | types.BlobResourceConte
     """Return a resource's contents as text (binary contents are named, not inlined)."""
     if isinstance(resource, types.TextResourceContents):
         return f"[Resource: {resource.uri}]\n{resource.text}"
-    return f"[Resource: {resource.uri} ({resource.mime_type or 'binary'}, {len(resource.blob)} bytes base64)]"
+    kind = resource.mime_type or "binary"
+    return f"[Resource: {resource.uri} ({kind}, {len(resource.blob)} bytes of base64)]"

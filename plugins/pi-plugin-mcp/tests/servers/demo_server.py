@@ -1,6 +1,9 @@
 """An MCP server written with the SDK's own server API (MCPServer, FastMCP in mcp 1.x).
 
-    python demo_server.py [stdio | http PORT] [--garbage | --garbage-only] [--bad-schema]
+    python demo_server.py [stdio | http] [--garbage | --garbage-only] [--bad-schema]
+
+Over http it listens on a free loopback port and prints `port N` on stdout once it listens.
+`MCP_DEMO_PIDFILE`, when set, receives the server's process id at start.
 
 `MCP_DEMO_FIFO`, when set, names a FIFO the slow tool writes "started" and "cancelled" to, so a
 test can wait for those events instead of sleeping.
@@ -82,14 +85,15 @@ def crash() -> str:
 
 @server.tool()
 async def grow(ctx: Context) -> str:
-    """Add a tool named `extra` and tell the client its tool list changed."""
+    """Add a tool named `extra` and tell the client that the tool list changed."""
 
     def extra() -> str:
         """A tool added at run time."""
         return "extra!"
 
     server.add_tool(extra)
-    await ctx.notify_tools_changed()
+    # the classic notification (notifications/tools/list_changed), as most servers send it
+    await ctx.session.send_tool_list_changed()
     return "added"
 
 
@@ -123,11 +127,29 @@ def main(argv: list[str]) -> None:
             return
     if "--bad-schema" in argv:
         _break_schema()
+    pidfile = os.environ.get("MCP_DEMO_PIDFILE")
+    if pidfile:
+        with open(pidfile, "w") as out:
+            out.write(str(os.getpid()))
     print("demo server: ready", file=sys.stderr, flush=True)
     if len(argv) > 1 and argv[1] == "http":
-        server.run("streamable-http", host="127.0.0.1", port=int(argv[2]))
+        _serve_http()
     else:
         server.run("stdio")
+
+
+def _serve_http() -> None:
+    """Listen first, then say the port: a client that reads it can connect at once."""
+    import socket
+
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    print(f"port {sock.getsockname()[1]}", flush=True)
+    config = uvicorn.Config(server.streamable_http_app(), log_level="critical")
+    anyio.run(uvicorn.Server(config).serve, [sock])
 
 
 if __name__ == "__main__":
