@@ -63,7 +63,8 @@ Every event hook gets `ctx`, an `ExtensionContext`: `ui`, `has_ui`, `cwd`, `even
 `get_session_name()`, `set_label()`, `get_active_tools()`, `get_all_tools()`, `set_active_tools()`,
 `register_tool()`, `unregister_tool()`, `get_commands()`, `set_model()`, `get_thinking_level()` and
 `set_thinking_level()` raise `PluginActionError` while plugins load and work once the session is
-bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), active at once;
+bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), active at once
+(unless `--tools` leaves it out or `--no-tools` is given);
 `unregister_tool(name)` takes it away again. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.

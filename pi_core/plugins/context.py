@@ -196,7 +196,7 @@ class ExtensionContext:
         self._runtime.actions.set_active_tools(names)
 
     def register_tool(self, tool: Any) -> None:
-        """Add a tool after loading (e.g. discovered from a server); it is active at once."""
+        """Add a tool after loading (e.g. found on a server); active unless `--tools` omits it."""
         from pi_core.plugins.registry import _check_tool
 
         self._runtime.actions.register_tool(_check_tool(tool))

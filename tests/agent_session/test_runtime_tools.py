@@ -74,3 +74,14 @@ async def test_a_tool_without_a_parameter_model_is_refused(harness: Harness) -> 
 
     await harness.session(plugin(session_start=session_start))
     assert refused
+
+
+async def test_a_late_tool_respects_the_tools_allow_list(harness: Harness) -> None:
+    def session_start(ctx: Any) -> None:
+        ctx.register_tool(LOOKUP)
+
+    limited = await harness.session(plugin(session_start=session_start), tools=["read"])
+    assert limited.get_active_tool_names() == ["read"]
+    assert "lookup" in [tool["name"] for tool in limited.tools.describe()]
+    allowed = await harness.session(plugin(session_start=session_start), tools=["lookup"])
+    assert allowed.get_active_tool_names() == ["lookup"]
