@@ -27,21 +27,27 @@ def demo_stdio() -> Callable[..., ServerConfig]:
 
 
 @pytest.fixture
-def demo_http_url() -> Iterator[str]:
-    """Run the demo server over Streamable HTTP on a loopback port; yield its URL."""
-    process = subprocess.Popen(
-        [sys.executable, str(DEMO), "http"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
+def demo_http() -> Iterator[Callable[..., str]]:
+    """Start demo servers over Streamable HTTP on loopback ports (`env` added); each call
+    returns a URL. Every server is stopped at the end of the test."""
+    processes: list[subprocess.Popen[str]] = []
+
+    def start(env: dict[str, str] | None = None) -> str:
+        process = subprocess.Popen(
+            [sys.executable, str(DEMO), "http"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
+        )
+        processes.append(process)
         assert process.stdout is not None
         line = process.stdout.readline()  # printed once the socket listens
         assert line.startswith("port "), line
-        yield f"http://127.0.0.1:{int(line.split()[1])}/mcp"
-    finally:
+        return f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+
+    yield start
+    for process in processes:
         process.terminate()
         process.wait(timeout=30)
 
@@ -53,5 +59,5 @@ def demo_any(
     """The demo server over each transport."""
     if request.param == "stdio":
         return demo_stdio()
-    url = request.getfixturevalue("demo_http_url")
+    url = request.getfixturevalue("demo_http")()
     return parse_server("demo", {"type": "http", "url": url}, "test")

@@ -123,12 +123,21 @@ def _read_fifo(path: Path) -> str:
         return fifo.read().strip()
 
 
+@pytest.mark.parametrize("transport", ["stdio", "http"])
 async def test_abort_cancels_the_call_on_the_server(
-    demo_stdio: Callable[..., ServerConfig], tmp_path: Path
+    transport: str,
+    demo_stdio: Callable[..., ServerConfig],
+    demo_http: Callable[..., str],
+    tmp_path: Path,
 ) -> None:
     fifo = tmp_path / "events"
     os.mkfifo(fifo)
-    manager, ctx, _ = await started(demo_stdio(env={"MCP_DEMO_FIFO": str(fifo)}))
+    env = {"MCP_DEMO_FIFO": str(fifo)}
+    if transport == "stdio":
+        config = demo_stdio(env=env)
+    else:
+        config = parse_server("demo", {"type": "http", "url": demo_http(env)}, "test")
+    manager, ctx, _ = await started(config)
     try:
         controller = AbortController()
         call = asyncio.create_task(run(ctx.tools["mcp__demo__slow"], controller.signal))
