@@ -32,9 +32,9 @@ def demo_http() -> Iterator[Callable[..., str]]:
     returns a URL. Every server is stopped at the end of the test."""
     processes: list[subprocess.Popen[str]] = []
 
-    def start(env: dict[str, str] | None = None) -> str:
+    def start(env: dict[str, str] | None = None, kind: str = "http") -> str:
         process = subprocess.Popen(
-            [sys.executable, str(DEMO), "http"],
+            [sys.executable, str(DEMO), kind],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -44,7 +44,8 @@ def demo_http() -> Iterator[Callable[..., str]]:
         assert process.stdout is not None
         line = process.stdout.readline()  # printed once the socket listens
         assert line.startswith("port "), line
-        return f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+        path = "/mcp" if kind == "http" else "/sse"
+        return f"http://127.0.0.1:{int(line.split()[1])}{path}"
 
     yield start
     for process in processes:
@@ -52,12 +53,13 @@ def demo_http() -> Iterator[Callable[..., str]]:
         process.wait(timeout=30)
 
 
-@pytest.fixture(params=["stdio", "http"])
+@pytest.fixture(params=["stdio", "http", "sse"])
 def demo_any(
     request: pytest.FixtureRequest, demo_stdio: Callable[..., ServerConfig]
 ) -> ServerConfig:
     """The demo server over each transport."""
     if request.param == "stdio":
         return demo_stdio()
-    url = request.getfixturevalue("demo_http")()
-    return parse_server("demo", {"type": "http", "url": url}, "test")
+    kind = request.param
+    url = request.getfixturevalue("demo_http")(kind=kind)
+    return parse_server("demo", {"type": kind, "url": url}, "test")

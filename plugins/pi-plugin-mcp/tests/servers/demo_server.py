@@ -1,8 +1,9 @@
 """An MCP server written with the SDK's own server API (MCPServer, FastMCP in mcp 1.x).
 
-    python demo_server.py [stdio | http] [--garbage | --garbage-only] [--bad-schema]
+    python demo_server.py [stdio | http | sse] [--garbage | --garbage-only] [--bad-schema]
 
-Over http it listens on a free loopback port and prints `port N` on stdout once it listens.
+Over http (Streamable HTTP, at /mcp) and sse (at /sse) it listens on a free loopback port and
+prints `port N` on stdout once it listens.
 `MCP_DEMO_PIDFILE`, when set, receives the server's process id at start.
 
 `MCP_DEMO_FIFO`, when set, names a FIFO the slow tool writes "started" and "cancelled" to, so a
@@ -132,13 +133,13 @@ def main(argv: list[str]) -> None:
         with open(pidfile, "w") as out:
             out.write(str(os.getpid()))
     print("demo server: ready", file=sys.stderr, flush=True)
-    if len(argv) > 1 and argv[1] == "http":
-        _serve_http()
+    if len(argv) > 1 and argv[1] in ("http", "sse"):
+        _serve_http(argv[1])
     else:
         server.run("stdio")
 
 
-def _serve_http() -> None:
+def _serve_http(kind: str) -> None:
     """Listen first, then say the port: a client that reads it can connect at once."""
     import socket
 
@@ -148,7 +149,8 @@ def _serve_http() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     print(f"port {sock.getsockname()[1]}", flush=True)
-    config = uvicorn.Config(server.streamable_http_app(), log_level="critical")
+    app = server.streamable_http_app() if kind == "http" else server.sse_app()
+    config = uvicorn.Config(app, log_level="critical")
     anyio.run(uvicorn.Server(config).serve, [sock])
 
 
