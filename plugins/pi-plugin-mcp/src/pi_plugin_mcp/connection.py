@@ -125,15 +125,17 @@ class ServerConnection:
                 self._changed()
                 await _first_of(self._stop, closed)
                 if not self._stop.is_set():
-                    self._fail("the server exited")
-        except asyncio.CancelledError:
-            raise
-        except BaseException as error:
-            self._fail(_describe(error))
+                    stdio = self.config.transport == "stdio"
+                    self._fail("the server exited" if stdio else "the connection closed")
+        except Exception as error:  # an ExceptionGroup too: reported, never raised into pi
+            if not self._stop.is_set():
+                self._fail(_describe(error))
         finally:
             self._session = None
             self._ready.set()
             self._done.set()
+            if self._stderr is not None:
+                self._stderr.close()
 
     @asynccontextmanager
     async def _transport(self) -> AsyncIterator[Any]:
