@@ -61,8 +61,11 @@ Every event hook gets `ctx`, an `ExtensionContext`: `ui`, `has_ui`, `cwd`, `even
 `has_pending_messages()`, `shutdown()`, `get_context_usage()`, `compact()`, `get_system_prompt()`,
 `send_message()`, `send_user_message()`, `append_entry()`, `set_session_name()`,
 `get_session_name()`, `set_label()`, `get_active_tools()`, `get_all_tools()`, `set_active_tools()`,
-`get_commands()`, `set_model()`, `get_thinking_level()` and `set_thinking_level()` raise
-`PluginActionError` while plugins load and work once the session is bound. Command handlers get a
+`register_tool()`, `unregister_tool()`, `get_commands()`, `set_model()`, `get_thinking_level()` and
+`set_thinking_level()` raise `PluginActionError` while plugins load and work once the session is
+bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), active at once
+(unless `--tools` leaves it out or `--no-tools` is given);
+`unregister_tool(name)` takes it away again. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.
 """

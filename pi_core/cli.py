@@ -15,6 +15,10 @@ if TYPE_CHECKING:
     from pi_core.plugins.manager import PluginManager
 
 
+PLUGIN_COMMANDS_GROUP = "pi.commands"
+"""Entry-point group of `pi NAME …` subcommands that distributions add (click commands)."""
+
+
 class AgentContext(click.Context):
     """The agent command's context. That command *is* `pi`, so click's messages name `pi`."""
 
@@ -35,9 +39,24 @@ class PiGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Send arguments that are not a subcommand (or --version) to the agent command."""
+        if args and args[0] not in self.commands:
+            self._add_plugin_command(args[0])
         if not args or (args[0] not in self.commands and args[0] not in ("-v", "--version")):
             args = ["run", *args]
         return super().parse_args(ctx, args)
+
+    def _add_plugin_command(self, name: str) -> None:
+        """Add the click command an installed distribution declares as `name` in the
+        `pi.commands` entry-point group (how `pi mcp` arrives); looked up only for a bare word."""
+        if not name or name.startswith(("-", "@")) or " " in name:
+            return
+        from importlib.metadata import entry_points
+
+        for entry in entry_points(group=PLUGIN_COMMANDS_GROUP, name=name):
+            command = entry.load()
+            if isinstance(command, click.Command):
+                self.add_command(command, name)
+                return
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """Return a subcommand; the agent command is imported only when it runs."""

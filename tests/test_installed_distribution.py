@@ -49,7 +49,8 @@ from pi_core import load_plugins, LoadOptions
 
 manager = load_plugins(".", LoadOptions())
 result = asyncio.run(manager.dispatcher.input("quiet please", None, "rpc"))
-print(json.dumps({"text": result.text, "commands": sorted(manager.registry.commands)}))
+shout = sorted(name for name, c in manager.registry.commands.items() if c.plugin == "shout")
+print(json.dumps({"text": result.text, "commands": shout}))
 """
 
 

@@ -165,6 +165,14 @@ class PluginActions:
         """Set the active tools."""
         self.session.set_active_tools(names)
 
+    def register_tool(self, tool: Any) -> None:
+        """Add a tool at run time."""
+        self.session.add_tool(tool)
+
+    def unregister_tool(self, name: str) -> None:
+        """Remove a tool added at run time."""
+        self.session.remove_tool(name)
+
     def get_commands(self) -> list[dict[str, Any]]:
         """Return plugin commands, prompt templates and skills as slash commands."""
         return slash_commands(self.session)

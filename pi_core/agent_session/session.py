@@ -32,6 +32,7 @@ from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
 from pi_core.thinking import THINKING_LEVELS
+from pi_core.tools.tool import Tool
 
 Listener = Callable[[Any], Any]
 
@@ -302,6 +303,16 @@ class AgentSession:
         active = self.tools.set_active(names)
         self.rebuild_system_prompt()
         return active
+
+    def add_tool(self, tool: Tool[Any]) -> None:
+        """Register a tool at run time (plugins whose tools are discovered late, such as MCP)."""
+        self.tools.add(tool)
+        self.rebuild_system_prompt()
+
+    def remove_tool(self, name: str) -> None:
+        """Remove a tool registered at run time; the next request no longer offers it."""
+        self.tools.remove(name)
+        self.rebuild_system_prompt()
 
     # --- model and thinking ---------------------------------------------------------------
 

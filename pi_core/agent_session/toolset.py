@@ -33,6 +33,12 @@ class ToolSelection:
         builtin = [] if self.no_builtin_tools else [n for n in DEFAULT_ACTIVE if n in known]
         return builtin + [name for name in names if name not in BUILTIN_TOOLS]
 
+    def activates_late(self, name: str) -> bool:
+        """Return whether a tool registered while the session runs starts active."""
+        if self.allow is not None:
+            return name in self.allow
+        return not self.no_tools
+
 
 class ToolSet:
     """All tools by name (plugins' first, then the SDK's custom tools) and the active subset."""
@@ -41,6 +47,7 @@ class ToolSet:
         self.all: dict[str, Tool[Any]] = {}
         for tool in tools:
             self.all[tool.name] = tool  # a later tool of the same name wins, as in pi
+        self.selection = selection
         self.active_names = selection.initial(list(self.all))
 
     def active(self) -> list[Tool[Any]]:
@@ -51,6 +58,18 @@ class ToolSet:
         """Activate these names (unknown ones are ignored); return what is now active."""
         self.active_names = [name for name in dict.fromkeys(names) if name in self.all]
         return list(self.active_names)
+
+    def add(self, tool: Tool[Any]) -> None:
+        """Add (or replace) a tool at run time; it is active unless `--tools` / `--no-tools`
+        leave it out."""
+        self.all[tool.name] = tool
+        if tool.name not in self.active_names and self.selection.activates_late(tool.name):
+            self.active_names.append(tool.name)
+
+    def remove(self, name: str) -> None:
+        """Remove a tool added at run time (unknown names are ignored)."""
+        self.all.pop(name, None)
+        self.active_names = [n for n in self.active_names if n != name]
 
     def describe(self) -> list[dict[str, Any]]:
         """Return each tool's name, description and parameter schema."""

@@ -209,6 +209,16 @@ class ExtensionContext:
         """Choose which tools the LLM can call (the system prompt is rebuilt)."""
         self._runtime.actions.set_active_tools(names)
 
+    def register_tool(self, tool: object) -> None:
+        """Add a tool after loading (e.g. found on a server); active unless `--tools` omits it."""
+        from pi_core.plugins.registrations import _check_tool
+
+        self._runtime.actions.register_tool(_check_tool(tool))
+
+    def unregister_tool(self, name: str) -> None:
+        """Remove a tool added with `register_tool`; the LLM no longer sees it."""
+        self._runtime.actions.unregister_tool(name)
+
     def get_commands(self) -> list[dict[str, str]]:
         """Return the slash commands available (plugins, templates, skills)."""
         return list(self._runtime.actions.get_commands())

@@ -1,0 +1,1 @@
+"""pi-plugin-mcp: tools, prompts and resources from MCP servers."""

@@ -1,0 +1,146 @@
+"""The pi plugin: MCP servers start with the session, their tools join pi's, `/mcp` manages them.
+
+MCP prompts are typed as `/mcp__<server>__<prompt> args`: the `input` hook renders them, so they
+read like prompt templates.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from pi_plugin_mcp._pi import (
+    CommandContext,
+    ExtensionContext,
+    InputEvent,
+    InputTransform,
+    hookimpl,
+)
+from pi_plugin_mcp.config import tool_name
+
+if TYPE_CHECKING:  # the SDK is imported only when a server is configured
+    from pi_plugin_mcp.manager import McpManager
+
+
+class _State:
+    manager: McpManager | None = None
+
+
+_state = _State()
+
+
+def current_manager() -> McpManager | None:
+    """Return the running session's MCP manager (for the REPL's `@server:uri` completion)."""
+    return _state.manager
+
+
+def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
+    def report(message: str, level: str) -> None:
+        if ctx.has_ui:
+            ctx.ui.notify(message, "error" if level == "error" else "warning")
+        else:
+            print(f"{level}: {message}", file=sys.stderr, flush=True)
+
+    return report
+
+
+@hookimpl
+async def session_start(ctx: ExtensionContext) -> None:
+    """Start the configured MCP servers concurrently and register their tools."""
+    if _state.manager is not None:
+        await _state.manager.stop()
+        _state.manager = None
+    from pathlib import Path
+
+    from pi_plugin_mcp._pi import agent_dir
+    from pi_plugin_mcp.config import config_files, load_config
+
+    loaded = load_config(config_files(Path(ctx.cwd), agent_dir()))
+    if not loaded.servers and not loaded.problems:
+        return
+    from pi_plugin_mcp.manager import McpManager
+
+    manager = McpManager(_reporter(ctx))
+    _state.manager = manager
+    await manager.start(ctx, loaded)
+
+
+@hookimpl
+async def session_shutdown() -> None:
+    """Stop every MCP server this session started."""
+    manager, _state.manager = _state.manager, None
+    if manager is not None:
+        await manager.stop()
+
+
+@hookimpl
+async def input(event: InputEvent) -> InputTransform | None:
+    """Render `/mcp__server__prompt args` into the prompt's text."""
+    manager = _state.manager
+    if manager is None or not event.text.startswith("/mcp__"):
+        return None
+    head, _, rest = event.text[1:].partition(" ")
+    for server, prompt in manager.list_prompts():
+        if tool_name(server, prompt.name) == head:
+            text = await manager.render_prompt(server, prompt.name, _split(rest))
+            return InputTransform(text=text, images=event.images)
+    return None
+
+
+@hookimpl
+def register_commands(register: Callable[..., None]) -> None:
+    """Register `/mcp`: list servers, restart one, list resources and prompts."""
+    register("mcp", mcp_command, description="MCP servers: list, restart NAME, resources, prompts")
+
+
+async def mcp_command(args: str, ctx: CommandContext) -> None:
+    """Handle `/mcp [list | restart NAME | resources | prompts]`."""
+    manager = _state.manager
+    words = _split(args)
+    if manager is None:
+        _say(ctx, "No MCP servers configured (mcpServers in .mcp.json or settings.json).")
+        return
+    if not words or words[0] == "list":
+        from pi_plugin_mcp.manager import format_status
+
+        _say(ctx, format_status(manager.status()))
+    elif words[0] == "restart" and len(words) == 2:
+        try:
+            connection = await manager.restart(words[1])
+        except KeyError as error:
+            _say(ctx, str(error.args[0]), "error")
+            return
+        _say(ctx, f"MCP server {connection.name!r}: {connection.state}")
+    elif words[0] == "resources":
+        refs = manager.list_resources()
+        _say(ctx, "\n".join(f"@{r.server}:{r.uri}  {r.name}" for r in refs) or "No resources.")
+    elif words[0] == "prompts":
+        prompts = manager.list_prompts()
+        _say(
+            ctx,
+            "\n".join(
+                f"/{tool_name(s, p.name)} "
+                + " ".join(f"<{a.name}>" for a in p.arguments or [])
+                + (f"  {p.description}" if p.description else "")
+                for s, p in prompts
+            )
+            or "No prompts.",
+        )
+    else:
+        _say(ctx, "usage: /mcp [list | restart NAME | resources | prompts]", "error")
+
+
+def _split(text: str) -> list[str]:
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return text.split()
+
+
+def _say(ctx: Any, text: str, level: str = "info") -> None:
+    if ctx.has_ui:
+        ctx.ui.notify(text, level)
+    else:
+        print(text, flush=True)
