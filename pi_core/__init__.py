@@ -173,14 +173,16 @@ _EXPORTS: dict[str, str] = {
 __all__ = ["__version__", *_EXPORTS]
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name on first use."""
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'pi_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+if not TYPE_CHECKING:  # hidden from type checkers, so a misspelt or internal name is an error
+
+    def __getattr__(name: str) -> Any:
+        """Import a public name on first use."""
+        module = _EXPORTS.get(name)
+        if module is None:
+            raise AttributeError(f"module 'pi_core' has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
