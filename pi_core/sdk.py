@@ -111,7 +111,10 @@ async def create_agent_session(
     async def on_payload(payload: Any) -> Any:
         if not manager.dispatcher.has_impls("before_provider_request"):
             return payload
-        return await manager.dispatcher.before_provider_request(payload)
+        import copy
+
+        # Providers share each message's converted form between requests: impls get their own.
+        return await manager.dispatcher.before_provider_request(copy.deepcopy(payload))
 
     async def on_response(status: int, headers: dict[str, str]) -> None:
         from pi_core.events.agent import AfterProviderResponseEvent

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pi_core.ai.message_cache import MessageCache
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
@@ -81,23 +82,36 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     }
 
 
+_BLOCKS: MessageCache[Any] = MessageCache()
+"""Each message's blocks (a tool result: its one block), read-only: bodies share them."""
+
+
+def _blocks_of(message: Any) -> Any:
+    if isinstance(message, UserMessage):
+        return _user_blocks(message.content)
+    if isinstance(message, AssistantMessage):
+        return _assistant_blocks(message)
+    if isinstance(message, ToolResultMessage):
+        return _tool_result(message)
+    return None
+
+
 def build_messages(context: LLMContext) -> list[dict[str, Any]]:
     """Convert messages; consecutive tool results share one user message, as the API requires."""
     messages: list[dict[str, Any]] = []
     for message in context.messages:
+        converted = _BLOCKS.get(message, None, _blocks_of)
         if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": _user_blocks(message.content)})
+            messages.append({"role": "user", "content": list(converted)})
         elif isinstance(message, AssistantMessage):
-            blocks = _assistant_blocks(message)
-            if blocks:
-                messages.append({"role": "assistant", "content": blocks})
+            if converted:
+                messages.append({"role": "assistant", "content": list(converted)})
         elif isinstance(message, ToolResultMessage):
-            result = _tool_result(message)
             last = messages[-1] if messages else None
             if last and last["role"] == "user" and last["content"][-1]["type"] == "tool_result":
-                last["content"].append(result)
+                last["content"].append(converted)
             else:
-                messages.append({"role": "user", "content": [result]})
+                messages.append({"role": "user", "content": [converted]})
     for message in reversed(messages):  # cache up to the last user turn
         if message["role"] == "user" and message["content"]:
             message["content"][-1] = {**message["content"][-1], "cache_control": CACHE}

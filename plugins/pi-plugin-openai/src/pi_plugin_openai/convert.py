@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
+from pi_core.ai.message_cache import MessageCache
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
@@ -66,6 +68,22 @@ def _tool_result(model: Model, message: ToolResultMessage) -> dict[str, Any]:
     return result
 
 
+_CONVERTED: MessageCache[dict[str, Any] | None] = MessageCache()
+"""Each message's Chat Completions form (read-only: a request body shares them)."""
+
+
+def _convert(model: Model, message: Any) -> dict[str, Any] | None:
+    if isinstance(message, UserMessage):
+        return {"role": "user", "content": _user_content(message)}
+    if isinstance(message, AssistantMessage):
+        if message.stop_reason in ("error", "aborted") and not message.content:
+            return None
+        return _assistant(model, message)
+    if isinstance(message, ToolResultMessage):
+        return _tool_result(model, message)
+    return None
+
+
 def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     """Convert the system prompt and messages to Chat Completions messages."""
     messages: list[dict[str, Any]] = []
@@ -74,17 +92,15 @@ def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
         messages.append(
             {"role": "developer" if developer else "system", "content": context.system_prompt}
         )
+    variant = (
+        compat(model, "requiresThinkingAsText", False),
+        compat(model, "requiresToolResultName", False),
+    )
+    get, convert = _CONVERTED.get, partial(_convert, model)
     for message in context.messages:
-        if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": _user_content(message)})
-        elif isinstance(message, AssistantMessage):
-            if message.stop_reason in ("error", "aborted") and not message.content:
-                continue
-            converted = _assistant(model, message)
-            if converted is not None:
-                messages.append(converted)
-        elif isinstance(message, ToolResultMessage):
-            messages.append(_tool_result(model, message))
+        converted = get(message, variant, convert)
+        if converted is not None:
+            messages.append(converted)
     return messages
 
 
