@@ -226,8 +226,10 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         )
     import asyncio
 
+    from pi_core.modes.lean import exit_process
+
     code = asyncio.run(_run(options, manager, registry, mode or "text", messages, files))
-    sys.exit(code)
+    exit_process(code)  # the session is closed and flushed by now
 
 
 async def _run(
@@ -239,6 +241,7 @@ async def _run(
     files: list[str],
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
+    from pi_core.modes.lean import startup_done
     from pi_core.modes.startup import open_session
 
     try:
@@ -250,6 +253,7 @@ async def _run(
             ui = RpcUI(write_record)
             manager.runtime.ui = ui
             session = await open_session(options, manager, ui, registry)
+            startup_done()
             return await run_rpc_mode(session, ui)
         attached = process_file_arguments(files, options.cwd)
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
@@ -260,6 +264,7 @@ async def _run(
         if not prompts:
             raise StartupError("No prompt given: pass a message, an @file, or pipe text in")
         session = await open_session(options, manager, model_registry=registry)
+        startup_done()
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
         click.echo(f"Error: {error}", err=True)
         return 1
