@@ -174,17 +174,11 @@ class Appender:
         return os.read(fd, 1) != b"\n"
 
 
-_LOCKS: tuple[Any, Any] | None = None
-
-
 def _locks() -> tuple[Any, Any]:
-    """filelock's descriptor lock and unlock, imported on the first append."""
-    global _LOCKS
-    if _LOCKS is None:
-        from filelock import lock_descriptor, unlock_descriptor
+    """filelock's descriptor lock and unlock (imported on the first append)."""
+    from filelock import lock_descriptor, unlock_descriptor
 
-        _LOCKS = (lock_descriptor, unlock_descriptor)
-    return _LOCKS
+    return lock_descriptor, unlock_descriptor
 
 
 def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:
