@@ -6,7 +6,7 @@
 folder; with neither, only our side is measured and pi's column shows "—". Both sides run against
 the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
 fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
-version, help, print, rpc, stream, hooks, sessions, tools.
+version, help, print, rpc, history, stream, hooks, sessions, tools.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from harness.pi import install_pi, our_pi, package_dir, version_of
 from harness.scenarios import TimedFakeServer
 from harness.table import LEGEND, Row, render
 
-GROUPS = ("version", "help", "print", "rpc", "stream", "hooks", "sessions", "tools")
+GROUPS = ("version", "help", "print", "rpc", "history", "stream", "hooks", "sessions", "tools")
 
 
 @dataclass
@@ -49,6 +49,7 @@ class Settings:
     session_runs: int = 5
     dispatch_events: int = 20_000
     tool_runs: int = 7
+    session_prompts: int = 150
 
 
 QUICK = Settings(
@@ -61,6 +62,7 @@ QUICK = Settings(
     session_runs=1,
     dispatch_events=1_000,
     tool_runs=1,
+    session_prompts=10,
 )
 
 
@@ -209,6 +211,28 @@ class Run:
                 key="rpc",
             ),
         ]
+
+    def history(self) -> None:
+        """RPC: one session, many prompts; total time and a request's cost early vs late."""
+        prompts = self.settings.session_prompts
+        ours, theirs = self.both(
+            "history", lambda s: agent_runs.long_session(s, self.server, prompts)
+        )
+        late = attr(ours, "late_messages") or attr(theirs, "late_messages")
+        early = attr(ours, "early_messages") or attr(theirs, "early_messages")
+        label = f"{prompts}-prompt session (3 tool calls each, {late:.0f} messages)"
+        self.rows += [
+            Row(f"RPC {label}: total wall", "s", attr(ours, "total_s"), attr(theirs, "total_s"),
+                key="history"),
+            Row(f"RPC {label}: CPU, whole process", "s", attr(ours, "cpu_s"), attr(theirs, "cpu_s"),
+                key="history"),
+            Row(f"RPC per-request cost, first 3 prompts (≤ {early:.0f} messages; median)", "ms",
+                attr(ours, "early_request_ms"), attr(theirs, "early_request_ms"), key="history"),
+            Row(f"RPC per-request cost, last 3 prompts (~{late:.0f} messages; median)", "ms",
+                attr(ours, "late_request_ms"), attr(theirs, "late_request_ms"), key="history"),
+            Row(f"RPC {label}: peak RSS", "MiB", attr(ours, "peak_mib"), attr(theirs, "peak_mib"),
+                key="history"),
+        ]  # fmt: skip
 
     def stream(self) -> None:
         """Print mode, one long reply in 10-byte deltas: first byte → answer printed."""
@@ -405,6 +429,7 @@ def main(argv: list[str] | None = None) -> int:
             "help": lambda: run.startup("--help"),
             "print": run.print_mode,
             "rpc": run.rpc,
+            "history": run.history,
             "stream": run.stream,
             "hooks": run.hooks,
             "sessions": run.sessions,

@@ -60,6 +60,10 @@ class PiGroup(click.Group):
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         """Return a subcommand; the agent command is imported only when it runs."""
+        if name != "run":
+            import gc
+
+            gc.enable()  # only the agent modes start lean (pi_core.modes.lean)
         if name == "run":
             from pi_core.modes.command import run_command
 
@@ -173,4 +177,7 @@ def format_plugin_report(report: dict[str, Any]) -> str:
 
 def main() -> None:
     """Console-script entry point."""
+    from pi_core.modes.lean import begin_startup
+
+    begin_startup()
     cli(prog_name="pi")

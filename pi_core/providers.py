@@ -10,6 +10,7 @@ loads httpx. See docs/providers.md.
 
 from pi_core.ai.builder import AssistantMessageBuilder, parse_tool_arguments
 from pi_core.ai.errors import ErrorKind, classify_error, is_context_overflow, with_retry_after
+from pi_core.ai.message_cache import MessageCache
 from pi_core.ai.model import (
     InputKind,
     Model,
@@ -46,6 +47,7 @@ __all__ = [
     "InputKind",
     "LLMContext",
     "LLMMessage",
+    "MessageCache",
     "Model",
     "ModelCost",
     "NormalizeToolCallId",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import statistics
@@ -197,3 +198,59 @@ def print_stream(side: Side, server: TimedFakeServer, runs: int, total: int) -> 
         times.append(printed - server.answered_at[answered])
         peaks.append(probe.peak_mib(usage))
     return StreamFigures(statistics.median(times), max(peaks))
+
+
+@dataclass
+class LongSessionFigures:
+    """One RPC session grown prompt by prompt: total time, and what a request costs early/late."""
+
+    total_s: float
+    early_request_ms: float
+    late_request_ms: float
+    early_messages: int
+    late_messages: int
+    peak_mib: float
+    cpu_s: float
+
+
+def long_session(
+    side: Side, server: TimedFakeServer, prompts: int = 150, tool_calls: int = 3
+) -> LongSessionFigures:
+    """`prompts` prompts in one RPC session, each `tool_calls` tool turns and an answer.
+
+    A request's cost is the time from the server starting one answer to the next request of the
+    same prompt arriving: streaming the answer in, running the tool, saving, building and sending
+    the next request (the work that grows with the history, if any). "Early" is the median over
+    the first three prompts, "late" over the last three.
+    """
+    argv = [side.executable, "--mode", "rpc", "--model", MODEL, "--tools", "read,ls"]
+    process = RpcProcess(argv, side.workspace.project, side.workspace.env)
+    per_prompt: list[list[float]] = []
+    messages_at: list[int] = []
+    try:
+        process.command({"type": "get_state"}, timeout=120)
+        started = time.perf_counter()
+        for index in range(prompts):
+            server.queue(*tool_turn_answers(tool_calls + 1))
+            first = len(server.answered_at)
+            process.send({"type": "prompt", "message": f"Look around src/ ({index})"})
+            _, record = process.wait_for("agent_end")
+            check_turns(side, record, tool_calls + 1, len(server.answered_at) - first)
+            stamps = server.answered_at[first:]
+            per_prompt.append([later - earlier for earlier, later in itertools.pairwise(stamps)])
+            messages_at.append((index + 1) * (2 * tool_calls + 2))
+            server.requests.clear()  # the bodies grow with the history: keep none of them
+        total = time.perf_counter() - started
+    finally:
+        peak = process.close()
+    early = [gap for gaps in per_prompt[:3] for gap in gaps]
+    late = [gap for gaps in per_prompt[-3:] for gap in gaps]
+    return LongSessionFigures(
+        total_s=total,
+        early_request_ms=statistics.median(early) * 1000,
+        late_request_ms=statistics.median(late) * 1000,
+        early_messages=messages_at[min(2, len(messages_at) - 1)],
+        late_messages=messages_at[-1],
+        peak_mib=peak,
+        cpu_s=process.cpu_s,
+    )

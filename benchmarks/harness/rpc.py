@@ -41,6 +41,8 @@ class RpcProcess:
         threading.Thread(target=self._pump, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self._ids = 0
+        self.cpu_s = 0.0
+        """User + system CPU seconds of the whole process (start-up included), set by close()."""
 
     def _pump(self) -> None:
         """Split stdout on LF, stamp each line with its arrival time and record type."""
@@ -112,6 +114,7 @@ class RpcProcess:
             pid, status, usage = os.wait4(self.process.pid, os.WNOHANG)
             if pid:
                 self.process.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_s = usage.ru_utime + usage.ru_stime
                 return self.probe.peak_mib(usage)
             if time.monotonic() > deadline:
                 os.killpg(self.process.pid, signal.SIGKILL)

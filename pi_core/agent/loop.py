@@ -27,6 +27,7 @@ from pi_core.events.agent import (
 from pi_core.messages.agent import AgentMessage
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
 from pi_core.messages.stream import StreamDone, StreamError, StreamStart
+from pi_core.messages.trusted import construct_trusted
 
 MessagesFn = Callable[[], Awaitable[list[AgentMessage]]]
 
@@ -188,10 +189,9 @@ async def stream_assistant_response(
             final = event.message if isinstance(event, StreamDone) else event.error
             break
         elif partial_added:
+            fields = {"type": "message_update", "message": event.partial}
             await emit(
-                MessageUpdateEvent.model_construct(
-                    type="message_update", message=event.partial, assistant_message_event=event
-                )
+                construct_trusted(MessageUpdateEvent, {**fields, "assistant_message_event": event})
             )
     if final is None:
         final = _stream_ended_early(config.model, signal)

@@ -30,6 +30,7 @@ from pi_core.messages.stream import (
     ToolCallEnd,
     ToolCallStart,
 )
+from pi_core.messages.trusted import construct_trusted
 
 _EXACT_BELOW = 16 * 1024
 
@@ -123,8 +124,9 @@ class AssistantMessageBuilder:
     def text_delta(self, index: int, delta: str) -> TextDelta:
         """Append text to block `index`."""
         self._append(index, delta)
-        return TextDelta.model_construct(
-            type="text_delta", content_index=index, delta=delta, partial=self.message
+        return construct_trusted(
+            TextDelta,
+            {"type": "text_delta", "content_index": index, "delta": delta, "partial": self.message},
         )
 
     def text_end(self, index: int, signature: str | None = None) -> TextEnd:
@@ -150,9 +152,8 @@ class AssistantMessageBuilder:
     def thinking_delta(self, index: int, delta: str) -> ThinkingDelta:
         """Append reasoning to block `index`."""
         self._append(index, delta)
-        return ThinkingDelta.model_construct(
-            type="thinking_delta", content_index=index, delta=delta, partial=self.message
-        )
+        fields = {"type": "thinking_delta", "content_index": index, "delta": delta}
+        return construct_trusted(ThinkingDelta, {**fields, "partial": self.message})
 
     def thinking_end(self, index: int, signature: str | None = None) -> ThinkingEnd:
         """Close thinking block `index`, with the provider's signature if any."""
@@ -177,9 +178,8 @@ class AssistantMessageBuilder:
     def tool_call_delta(self, index: int, delta: str) -> ToolCallDelta:
         """Append a piece of the tool call's JSON arguments."""
         self._chunks.setdefault(index, _Chunks()).parts.append(delta)
-        return ToolCallDelta.model_construct(
-            type="toolcall_delta", content_index=index, delta=delta, partial=self.message
-        )
+        fields = {"type": "toolcall_delta", "content_index": index, "delta": delta}
+        return construct_trusted(ToolCallDelta, {**fields, "partial": self.message})
 
     def tool_call_end(self, index: int, arguments: dict[str, Any] | None = None) -> ToolCallEnd:
         """Close a tool call; its arguments are parsed from the deltas unless given."""

@@ -222,13 +222,16 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     messages = [a for a in arguments if not a.startswith("@")]
     import asyncio
 
+    from pi_core.modes.lean import exit_process, startup_done
+
     if mode is None and not print_mode and sys.stdin.isatty():
         from pi_core.modes.interactive import run_interactive
 
+        startup_done()  # the REPL runs long: the GC is back on for it
         sys.exit(asyncio.run(run_interactive(options, manager, messages, files)))
 
     code = asyncio.run(_run(options, manager, registry, mode or "text", messages, files))
-    sys.exit(code)
+    exit_process(code)  # the session is closed and flushed by now
 
 
 async def _run(
@@ -240,6 +243,7 @@ async def _run(
     files: list[str],
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
+    from pi_core.modes.lean import startup_done
     from pi_core.modes.startup import open_session
 
     try:
@@ -251,6 +255,7 @@ async def _run(
             ui = RpcUI(write_record)
             manager.runtime.ui = ui
             session = await open_session(options, manager, ui, registry)
+            startup_done()
             return await run_rpc_mode(session, ui)
         attached = process_file_arguments(files, options.cwd)
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
@@ -261,6 +266,7 @@ async def _run(
         if not prompts:
             raise StartupError("No prompt given: pass a message, an @file, or pipe text in")
         session = await open_session(options, manager, model_registry=registry)
+        startup_done()
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
         click.echo(f"Error: {error}", err=True)
         return 1

@@ -21,6 +21,7 @@ from pi_core.messages.content import ImageContent
 from pi_core.messages.llm import content_text
 from pi_core.modes.jsonl import read_lines, serialize_line
 from pi_core.modes.rpc_ui import RpcUI
+from pi_core.modes.stdout import flush_records, write_record
 from pi_core.session.entries import SessionMessageEntry
 from pi_core.thinking import THINKING_LEVELS
 
@@ -39,7 +40,7 @@ class RpcServer:
     def __init__(self, session: AgentSession, ui: RpcUI, out: BinaryIO | None = None) -> None:
         self.session = session
         self.ui = ui
-        self._out = out or sys.stdout.buffer
+        self._out = out
         self._tasks: set[asyncio.Task[None]] = set()
         session.subscribe(self.output)
         session.dispatcher.on_error(
@@ -54,7 +55,10 @@ class RpcServer:
         )
 
     def output(self, message: Any) -> None:
-        """Write one record to stdout."""
+        """Write one record to stdout (queued with the others of this loop step), or to `out`."""
+        if self._out is None:
+            write_record(message)
+            return
         self._out.write(serialize_line(message).encode())
         self._out.flush()
 
@@ -434,5 +438,8 @@ async def run_rpc_mode(session: AgentSession, ui: RpcUI) -> int:
     reader = asyncio.StreamReader(limit=2**26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     server = RpcServer(session, ui)
-    await server.serve(reader)
+    try:
+        await server.serve(reader)
+    finally:
+        flush_records()
     return 0

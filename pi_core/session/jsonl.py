@@ -166,29 +166,33 @@ class Appender:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fd: int | None = None
+        self._end = -1  # the file's size after our last write (-1: not known)
 
     def append(self, lines: list[str]) -> None:
         """Write the lines (each becomes one line) in a single write; returns once the OS has it."""
         payload = "".join(line + "\n" for line in lines).encode("utf-8")
-        from filelock import lock_descriptor, unlock_descriptor  # on the first append only
-
         fd = self._open()
-        lock_descriptor(fd, poll_interval=0.005)
+        lock, unlock = _locks()
+        lock(fd, poll_interval=0.005)
         try:
-            if self._ends_mid_line(fd):
+            size = os.fstat(fd).st_size
+            # Unless someone else wrote since our last whole line, the file ends with one.
+            if size != self._end and self._ends_mid_line(fd, size):
                 payload = b"\n" + payload  # never glue a new entry onto a torn line
             view = memoryview(payload)
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
+            self._end = size + len(payload)
         finally:
-            unlock_descriptor(fd)
+            unlock(fd)
 
     def close(self) -> None:
         """Close the file descriptor (a later append reopens it)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+            self._end = -1
 
     def _open(self) -> int:
         if self._fd is None:
@@ -198,12 +202,20 @@ class Appender:
         return self._fd
 
     @staticmethod
-    def _ends_mid_line(fd: int) -> bool:
-        size = os.fstat(fd).st_size
+    def _ends_mid_line(fd: int, size: int) -> bool:
         if size == 0:
             return False
+        if hasattr(os, "pread"):
+            return os.pread(fd, 1, size - 1) != b"\n"
         os.lseek(fd, size - 1, os.SEEK_SET)  # writes still go to the end (O_APPEND)
         return os.read(fd, 1) != b"\n"
+
+
+def _locks() -> tuple[Any, Any]:
+    """filelock's descriptor lock and unlock (imported on the first append)."""
+    from filelock import lock_descriptor, unlock_descriptor
+
+    return lock_descriptor, unlock_descriptor
 
 
 def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:

@@ -117,3 +117,20 @@ def test_two_processes_appending_never_interleave_half_lines(tmp_path: Path) -> 
     custom = [e for e in parsed if e["type"] == "custom"]
     assert len(custom) == 900
     assert {e["data"]["pad"][0] for e in custom} == {"a", "b", "c"}
+
+
+def test_a_torn_line_written_between_our_appends_is_not_glued_to(tmp_path: Path) -> None:
+    manager = make_session(tmp_path)  # the file is open for appending now
+    path = manager.session_file
+    assert path is not None
+    with path.open("ab") as other:  # another writer dies mid-line while we keep the file open
+        other.write(b'{"type":"message","id":"torn0001"')
+    manager.append_message(UserMessage(content="next"))
+
+    lines = path.read_bytes().split(b"\n")
+    assert lines[-1] == b""  # the file ends with a whole line
+    assert lines[-3] == b'{"type":"message","id":"torn0001"'
+    assert json.loads(lines[-2])["message"]["content"] == "next"
+    reopened = SessionManager.open(path)
+    last = reopened.build_session_context().messages[-1]
+    assert isinstance(last, UserMessage) and last.content == "next"

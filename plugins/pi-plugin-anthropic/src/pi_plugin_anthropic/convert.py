@@ -14,7 +14,7 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import LLMContext, Model, StreamOptions, transform_messages
+from pi_core.providers import LLMContext, MessageCache, Model, StreamOptions, transform_messages
 
 THINKING_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}
@@ -88,6 +88,20 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     }
 
 
+_BLOCKS: MessageCache[Any] = MessageCache()
+"""Each message's blocks (a tool result: its one block), read-only: bodies share them."""
+
+
+def _blocks_of(message: Any) -> Any:
+    if isinstance(message, UserMessage):
+        return _user_blocks(message.content)
+    if isinstance(message, AssistantMessage):
+        return _assistant_blocks(message)
+    if isinstance(message, ToolResultMessage):
+        return _tool_result(message)
+    return None
+
+
 def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
     """Another model's tool-call id as the Messages API takes it: at most 64 safe characters."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
@@ -97,19 +111,18 @@ def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     """Convert messages; consecutive tool results share one user message, as the API requires."""
     messages: list[dict[str, Any]] = []
     for message in transform_messages(context.messages, model, normalize_tool_call_id):
+        converted = _BLOCKS.get(message, None, _blocks_of)
         if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": _user_blocks(message.content)})
+            messages.append({"role": "user", "content": list(converted)})
         elif isinstance(message, AssistantMessage):
-            blocks = _assistant_blocks(message)
-            if blocks:
-                messages.append({"role": "assistant", "content": blocks})
+            if converted:
+                messages.append({"role": "assistant", "content": list(converted)})
         elif isinstance(message, ToolResultMessage):
-            result = _tool_result(message)
             last = messages[-1] if messages else None
             if last and last["role"] == "user" and last["content"][-1]["type"] == "tool_result":
-                last["content"].append(result)
+                last["content"].append(converted)
             else:
-                messages.append({"role": "user", "content": [result]})
+                messages.append({"role": "user", "content": [converted]})
     for message in reversed(messages):  # cache up to the last user turn
         if message["role"] == "user" and message["content"]:
             message["content"][-1] = {**message["content"][-1], "cache_control": CACHE}

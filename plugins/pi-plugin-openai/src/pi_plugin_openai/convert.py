@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from pi_core.messages import (
@@ -15,7 +16,7 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import LLMContext, Model, StreamOptions, transform_messages
+from pi_core.providers import LLMContext, MessageCache, Model, StreamOptions, transform_messages
 
 
 def compat(model: Model, key: str, default: Any) -> Any:
@@ -83,6 +84,20 @@ def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage)
     return call_id
 
 
+_CONVERTED: MessageCache[dict[str, Any] | None] = MessageCache()
+"""Each message's Chat Completions form (read-only: a request body shares them)."""
+
+
+def _convert(model: Model, message: Any) -> dict[str, Any] | None:
+    if isinstance(message, UserMessage):
+        return {"role": "user", "content": _user_content(message)}
+    if isinstance(message, AssistantMessage):
+        return _assistant(model, message)
+    if isinstance(message, ToolResultMessage):
+        return _tool_result(model, message)
+    return None
+
+
 def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     """Convert the system prompt and messages to Chat Completions messages."""
     messages: list[dict[str, Any]] = []
@@ -91,15 +106,15 @@ def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
         messages.append(
             {"role": "developer" if developer else "system", "content": context.system_prompt}
         )
+    variant = (
+        compat(model, "requiresThinkingAsText", False),
+        compat(model, "requiresToolResultName", False),
+    )
+    get, convert = _CONVERTED.get, partial(_convert, model)
     for message in transform_messages(context.messages, model, normalize_tool_call_id):
-        if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": _user_content(message)})
-        elif isinstance(message, AssistantMessage):
-            converted = _assistant(model, message)
-            if converted is not None:
-                messages.append(converted)
-        elif isinstance(message, ToolResultMessage):
-            messages.append(_tool_result(model, message))
+        converted = get(message, variant, convert)
+        if converted is not None:
+            messages.append(converted)
     return messages
 
 

@@ -1,0 +1,126 @@
+"""The agent modes leave without tearing the heap down, and lose nothing on the way out.
+
+Each answer here is larger than a pipe's buffer, so `pi` can only finish once the reader has
+taken everything: an exit before stdout is flushed would cut the output short.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from pi_core.testing import chat_stream
+from tests.cli.conftest import Cli
+
+BIG = "".join(f"line {n:06d} of a long answer\n" for n in range(12_000))  # ~330 KB
+
+
+def _pi() -> str:
+    pi = shutil.which("pi")
+    assert pi is not None, "the pi command is installed with the project"
+    return pi
+
+
+def _read_in_small_pieces(process: subprocess.Popen[bytes]) -> bytes:
+    """Read stdout 4 KiB at a time (a slow reader: the pipe stays full while pi writes)."""
+    assert process.stdout is not None
+    pieces = []
+    while piece := os.read(process.stdout.fileno(), 4096):
+        pieces.append(piece)
+    return b"".join(pieces)
+
+
+def _session_lines(cli: Cli) -> list[dict[str, Any]]:
+    [session] = cli.sessions()
+    text = session.read_text()
+    assert text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def _assistant_texts(lines: list[dict[str, Any]]) -> list[str]:
+    return [
+        "".join(part.get("text", "") for part in line["message"]["content"])
+        for line in lines
+        if line["type"] == "message" and line["message"]["role"] == "assistant"
+    ]
+
+
+def test_print_mode_output_and_session_are_whole_through_a_slow_pipe(cli: Cli) -> None:
+    (cli.cwd / "a.txt").write_text("hello from a")
+    cli.server.queue(
+        chat_stream(tool_calls=[("read", {"path": "a.txt"})]), chat_stream(BIG, piece=4096)
+    )
+    process = subprocess.Popen(
+        [_pi(), "-p", "Read a.txt, then write a lot"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    output = _read_in_small_pieces(process)
+    assert process.stderr is not None
+    errors = process.stderr.read()
+    assert process.wait(timeout=60) == 0, errors
+    assert output.decode() == BIG + "\n"
+    lines = _session_lines(cli)
+    roles = [line["message"]["role"] for line in lines if line["type"] == "message"]
+    assert roles == ["user", "assistant", "toolResult", "assistant"]
+    assert _assistant_texts(lines)[-1] == BIG
+
+
+def test_json_mode_prints_every_event_up_to_agent_end(cli: Cli) -> None:
+    cli.server.queue(chat_stream(BIG, piece=4096))
+    process = subprocess.Popen(
+        [_pi(), "--mode", "json", "write a lot"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    output = _read_in_small_pieces(process)
+    assert process.wait(timeout=60) == 0
+    records = [json.loads(line) for line in output.decode().splitlines()]
+    assert records[-1]["type"] == "agent_end"
+    deltas = [r for r in records if r["type"] == "message_update"]
+    text_deltas = [
+        r["assistantMessageEvent"]["delta"]
+        for r in deltas
+        if r["assistantMessageEvent"]["type"] == "text_delta"
+    ]
+    assert "".join(text_deltas) == BIG
+    assert _assistant_texts(_session_lines(cli)) == [BIG]
+
+
+def test_rpc_mode_finishes_the_queued_prompt_after_stdin_ends(cli: Cli) -> None:
+    cli.server.queue(chat_stream(BIG, piece=4096))
+    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
+    process = subprocess.Popen(
+        [_pi(), "--mode", "rpc"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    process.stdin.write(command.encode())
+    process.stdin.close()  # EOF right behind the prompt
+    output = _read_in_small_pieces(process)
+    assert process.wait(timeout=60) == 0
+    records = [json.loads(line) for line in output.decode().splitlines()]
+    kinds = [r["type"] for r in records]
+    assert {"id": "p1", "type": "response", "command": "prompt", "success": True} in records
+    assert kinds[-1] == "agent_end"
+    assert _assistant_texts(_session_lines(cli)) == [BIG]
+
+
+def test_a_failed_run_keeps_its_exit_code(cli: Cli, tmp_path: Path) -> None:
+    result = cli.run("-p", "hello", "--model", "fake/no-such-model")
+    assert result.returncode == 1
+    assert "no-such-model" in result.stderr
