@@ -1,4 +1,5 @@
-"""Write the hook reference (docs/hooks.md) from pi_core/hookspecs.py and the event models.
+"""Write the hook reference (docs/hooks.md) from pi_core/hookspecs.py, the event models and the
+examples in docs/hook_examples/ (one plugin module per hook, run by tests/test_hook_examples.py).
 
 python docs/gen_hooks.py            rewrite docs/hooks.md
 python docs/gen_hooks.py --check    exit 1 if docs/hooks.md is out of date
@@ -6,6 +7,7 @@ python docs/gen_hooks.py --check    exit 1 if docs/hooks.md is out of date
 
 from __future__ import annotations
 
+import ast
 import inspect
 import sys
 from pathlib import Path
@@ -17,6 +19,7 @@ import pi_core.events as events
 from pi_core import hookspecs
 
 OUT = Path(__file__).with_name("hooks.md")
+EXAMPLES = Path(__file__).with_name("hook_examples")
 
 # ruff: noqa: E501 - the markdown table rows below are kept on one line each
 
@@ -25,6 +28,15 @@ INTRO = """# Hook reference
 Every hook pi calls, generated from `pi_core/hookspecs.py` (run `python docs/gen_hooks.py` after
 changing a hook). Implement a hook with `@hookimpl` on a function of the same name in your plugin
 module; take any subset of its arguments, as `def` or `async def`.
+
+Each hook below lists its arguments, its result and what the result does, and ends with an example
+plugin. The examples live in `docs/hook_examples/` (one module per hook, public imports only) and
+the test suite loads each one as a plugin and checks that it does what it says
+(`tests/test_hook_examples.py`); copy one into `.pi/extensions/` to try it.
+
+Set `PI_TRACE_PLUGINS=1` to log every event-hook call on stderr: the hook, the plugin, how long it
+took and what it returned or raised (`PI_TRACE_PLUGINS=/path/to/file` appends the lines to that file
+instead). See docs/writing-a-plugin.md.
 
 ## How results combine
 
@@ -112,6 +124,22 @@ def _model(name: str) -> type[BaseModel] | None:
     return model if isinstance(model, type) and issubclass(model, BaseModel) else None
 
 
+def _example(name: str) -> list[str]:
+    """Return the example for hook `name`: its docstring as a caption, then its code."""
+    path = EXAMPLES / f"{name}.py"
+    if not path.exists():
+        raise SystemExit(f"{path} is missing: every hook needs an example")
+    source = path.read_text()
+    module = ast.parse(source)
+    caption = ast.get_docstring(module)
+    if not caption:
+        raise SystemExit(f"{path} needs a one-line module docstring saying what it does")
+    first = module.body[0]
+    assert first.end_lineno is not None
+    code = "\n".join(source.splitlines()[first.end_lineno :]).strip()
+    return [f"Example: {caption}", "", "```python", code, "```", ""]
+
+
 def _spec_section(name: str) -> list[str]:
     spec = getattr(hookspecs, name)
     doc = inspect.getdoc(spec) or ""
@@ -136,7 +164,7 @@ def _spec_section(name: str) -> list[str]:
         lines += ["", NOTES[name]]
     if lines[-1] != "":
         lines.append("")
-    return lines
+    return lines + _example(name)
 
 
 def render() -> str:
