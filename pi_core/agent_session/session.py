@@ -19,7 +19,9 @@ from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
+from pi_core.agent_session.stats import context_usage, session_stats
 from pi_core.agent_session.toolset import ToolSet
+from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
@@ -54,7 +56,6 @@ class AgentSession:
     ) -> None:
         from pi_core.agent_session.navigation import Navigator
         from pi_core.agent_session.prompting import PromptFlow
-        from pi_core.agent_session.user_bash import UserBash
 
         self.agent = agent
         self.session_manager = session_manager
@@ -74,7 +75,13 @@ class AgentSession:
         self.compaction = CompactionController(self, self._emit)
         self.prompts = PromptFlow(self)
         self.navigation = Navigator(self)
-        self.bash = UserBash(self)
+        self.bash = UserBash(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            dispatcher=plugins.dispatcher,
+            cwd=cwd,
+        )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)
         self.rebuild_system_prompt()
@@ -442,14 +449,10 @@ class AgentSession:
 
     def get_session_stats(self) -> dict[str, Any]:
         """Return message counts, token totals, cost and context usage."""
-        from pi_core.agent_session.stats import session_stats
-
         return session_stats(self)
 
     def get_context_usage(self) -> dict[str, Any] | None:
         """Return `{tokens, contextWindow, percent}` for the current context, or None."""
-        from pi_core.agent_session.stats import context_usage
-
         return context_usage(self)
 
     def get_last_assistant_text(self) -> str | None:
