@@ -18,6 +18,7 @@ from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.retry import RetryController
+from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
 from pi_core.agent_session.stats import context_usage, session_stats
 from pi_core.agent_session.toolset import ToolSet
@@ -72,7 +73,20 @@ class AgentSession:
         self._background: set[asyncio.Task[Any]] = set()
         self._last_assistant: AssistantMessage | None = None
         self.retry = RetryController(settings.get_retry_settings, self._emit)
-        self.compaction = CompactionController(self, self._emit)
+        self.controls = SessionControls(
+            emit=self._emit,
+            abort=self.abort,
+            reload_messages=self.reload_messages,
+            drop_trailing_error=self.drop_trailing_error,
+            schedule_continue=self.schedule_continue,
+        )
+        self.compaction = CompactionController(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            dispatcher=plugins.dispatcher,
+            controls=self.controls,
+        )
         self.prompts = PromptFlow(self)
         self.navigation = Navigator(self)
         self.bash = UserBash(
