@@ -17,6 +17,7 @@ from typing import Any
 from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
+from pi_core.agent_session.navigation import Navigator
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
@@ -55,7 +56,6 @@ class AgentSession:
         tools: ToolSet,
         cwd: str,
     ) -> None:
-        from pi_core.agent_session.navigation import Navigator
         from pi_core.agent_session.prompting import PromptFlow
 
         self.agent = agent
@@ -88,7 +88,15 @@ class AgentSession:
             controls=self.controls,
         )
         self.prompts = PromptFlow(self)
-        self.navigation = Navigator(self)
+        self.navigation = Navigator(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            model_registry=model_registry,
+            dispatcher=plugins.dispatcher,
+            controls=self.controls,
+            clear_queues=self._clear_queues,
+        )
         self.bash = UserBash(
             agent=agent,
             session_manager=session_manager,
@@ -252,6 +260,12 @@ class AgentSession:
         messages = self.agent.state.messages
         if messages and isinstance(messages[-1], AssistantMessage):
             self.agent.state.messages = messages[:-1]
+
+    def _clear_queues(self) -> None:
+        """Empty the steering, follow-up, next-turn and user-command queues (a new session)."""
+        self.prompts.clear(notify=False)
+        self.prompts.next_turn = []
+        self.bash.pending.clear()
 
     def reload_messages(self) -> None:
         """Rebuild the agent's transcript from the session file's current branch."""
