@@ -18,6 +18,7 @@ from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.navigation import Navigator
+from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
@@ -56,8 +57,6 @@ class AgentSession:
         tools: ToolSet,
         cwd: str,
     ) -> None:
-        from pi_core.agent_session.prompting import PromptFlow
-
         self.agent = agent
         self.session_manager = session_manager
         self.settings = settings
@@ -79,6 +78,7 @@ class AgentSession:
             reload_messages=self.reload_messages,
             drop_trailing_error=self.drop_trailing_error,
             schedule_continue=self.schedule_continue,
+            settle=self.settle,
         )
         self.compaction = CompactionController(
             agent=agent,
@@ -87,7 +87,25 @@ class AgentSession:
             dispatcher=plugins.dispatcher,
             controls=self.controls,
         )
-        self.prompts = PromptFlow(self)
+        self.bash = UserBash(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            dispatcher=plugins.dispatcher,
+            cwd=cwd,
+        )
+        self.prompts = PromptFlow(
+            agent=agent,
+            session_manager=session_manager,
+            plugins=plugins,
+            model_registry=model_registry,
+            resources=resources,
+            tools=tools,
+            controls=self.controls,
+            base_system_prompt=lambda: self.base_system_prompt,
+            flush_user_bash=self.bash.flush_pending,
+            check_compaction=self.compaction.check,
+        )
         self.navigation = Navigator(
             agent=agent,
             session_manager=session_manager,
@@ -96,13 +114,6 @@ class AgentSession:
             dispatcher=plugins.dispatcher,
             controls=self.controls,
             clear_queues=self._clear_queues,
-        )
-        self.bash = UserBash(
-            agent=agent,
-            session_manager=session_manager,
-            settings=settings,
-            dispatcher=plugins.dispatcher,
-            cwd=cwd,
         )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)

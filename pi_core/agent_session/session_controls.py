@@ -21,3 +21,5 @@ class SessionControls:
     """Remove a failed response from the context."""
     schedule_continue: Callable[[], None]
     """Continue the agent once the current run ended."""
+    settle: Callable[[], Awaitable[None]]
+    """Wait until retries, automatic continues and the agent itself are done."""

@@ -119,7 +119,6 @@ SESSION = "pi_core.agent_session.session"
 # collaborators still handed the whole AgentSession; each leaves this list once it takes only
 # the narrow things it needs (issue 15, item 3)
 STILL_TAKING_THE_SESSION = {
-    "pi_core.agent_session.prompting",
     "pi_core.agent_session.plugin_actions",
 }
 
