@@ -116,11 +116,6 @@ def test_no_lazy_import_hides_a_circle() -> None:
 
 
 SESSION = "pi_core.agent_session.session"
-# collaborators still handed the whole AgentSession; each leaves this list once it takes only
-# the narrow things it needs (issue 15, item 3)
-STILL_TAKING_THE_SESSION = {
-    "pi_core.agent_session.plugin_actions",
-}
 
 
 def all_imports(tree: ast.Module) -> set[str]:
@@ -129,13 +124,14 @@ def all_imports(tree: ast.Module) -> set[str]:
 
 
 def test_session_collaborators_do_not_import_the_session() -> None:
+    """AgentSession hands its collaborators what they need; none reaches back to its module."""
     importers = {
         name
         for name, tree in TREES.items()
         if name.startswith("pi_core.agent_session.") and name != SESSION
         if SESSION in all_imports(tree)
     }
-    assert importers == STILL_TAKING_THE_SESSION
+    assert importers == set()
 
 
 def test_the_check_sees_type_checking_imports() -> None:
