@@ -4,7 +4,8 @@ The orchestration is split by concern; this class holds the shared state and rou
 events (to plugins first, then the session file, then subscribers), and delegates the rest:
 prompting.py (prompt flow and queues), toolset.py (tools and their hooks), retry.py,
 compaction.py, navigation.py (new / switch / fork / tree), user_bash.py, stats.py, and
-plugin_actions.py (what `ctx` does).
+plugin_actions.py (what `ctx` does). Each gets only what it needs (the agent, the session store,
+the dispatcher, settings, and session_controls.py's callables); none imports this module.
 """
 
 from __future__ import annotations
