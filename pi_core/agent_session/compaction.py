@@ -7,10 +7,10 @@ pi-plugin-compaction); the core only prepares what to summarize and records the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from pi_core.abort import AbortController
+from pi_core.agent.agent import Agent
+from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import (
     CompactionEndEvent,
     CompactionReason,
@@ -28,11 +28,11 @@ from pi_core.compaction.tokens import (
 from pi_core.compaction.types import CompactionResult
 from pi_core.events.session import SessionBeforeCompactEvent, SessionCompactEvent
 from pi_core.messages.llm import AssistantMessage
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.resources.settings import SettingsManager
 from pi_core.session.entries import CompactionEntry
 from pi_core.session.ids import iso_to_ms
-
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
+from pi_core.session.manager import SessionManager
 
 NO_COMPACTOR = (
     "No plugin provides compaction. Install pi-plugin-compaction "
@@ -53,9 +53,21 @@ class CompactionCancelled(RuntimeError):
 class CompactionController:
     """Runs compactions for an AgentSession and decides when automatic ones are due."""
 
-    def __init__(self, session: AgentSession, emit: Callable[[Any], None]) -> None:
-        self.session = session
-        self._emit = emit
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: SessionManager,
+        settings: SettingsManager,
+        dispatcher: HookDispatcher,
+        controls: SessionControls,
+    ) -> None:
+        self._agent = agent
+        self._session_manager = session_manager
+        self._settings = settings
+        self._dispatcher = dispatcher
+        self._controls = controls
+        self._emit = controls.emit
         self._abort: AbortController | None = None
         self.overflow_recovery_attempted = False
 
@@ -73,8 +85,7 @@ class CompactionController:
 
     async def compact(self, custom_instructions: str | None = None) -> CompactionResult:
         """Compact now (after aborting any run); raise with a clear message if it cannot."""
-        session = self.session
-        await session.abort()
+        await self._controls.abort()
         self._emit(CompactionStartEvent(reason="manual"))
         try:
             result = await self._run("manual", custom_instructions, required=True)
@@ -96,13 +107,12 @@ class CompactionController:
 
     async def check(self, message: AssistantMessage, skip_aborted: bool = True) -> None:
         """After a run (or before a prompt): compact on overflow (then retry) or over threshold."""
-        session = self.session
-        settings = session.settings.get_compaction_settings()
+        settings = self._settings.get_compaction_settings()
         if not settings.enabled or (skip_aborted and message.stop_reason == "aborted"):
             return
-        model = session.model
+        model = self._agent.state.model
         window = model.context_window if model else 0
-        branch = session.session_manager.get_branch()
+        branch = self._session_manager.get_branch()
         latest = get_latest_compaction_entry(branch)
         if latest is not None and message.timestamp <= iso_to_ms(latest.timestamp):
             return  # usage from before the last compaction says nothing about the context now
@@ -115,11 +125,11 @@ class CompactionController:
                 self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_GAVE_UP))
                 return
             self.overflow_recovery_attempted = True
-            session.drop_trailing_error()
+            self._controls.drop_trailing_error()
             await self._auto("overflow", will_retry=True)
             return
         if message.stop_reason == "error":
-            estimate = estimate_context_tokens(session.messages)
+            estimate = estimate_context_tokens(self._agent.state.messages)
             if estimate.last_usage_index is None:
                 return
             tokens = estimate.tokens
@@ -147,30 +157,28 @@ class CompactionController:
             self._emit(CompactionEndEvent(reason=reason))
             return
         self._emit(CompactionEndEvent(reason=reason, result=result, will_retry=will_retry))
-        session = self.session
         if will_retry:
-            session.drop_trailing_error()
-            session.schedule_continue()
-        elif session.agent.has_queued_messages():
-            session.schedule_continue()
+            self._controls.drop_trailing_error()
+            self._controls.schedule_continue()
+        elif self._agent.has_queued_messages():
+            self._controls.schedule_continue()
 
     # --- the work -------------------------------------------------------------------------
 
     async def _run(
         self, reason: CompactionReason, custom_instructions: str | None, required: bool
     ) -> CompactionResult | None:
-        session = self.session
-        if session.model is None:
+        if self._agent.state.model is None:
             if required:
                 raise RuntimeError("No model selected")
             return None
-        branch = session.session_manager.get_branch()
+        branch = self._session_manager.get_branch()
         if not any(message_of_entry(entry) is not None for entry in branch):
             # pi would summarize an empty conversation here; there is nothing to keep or drop
             if required:
                 raise RuntimeError(NOTHING_TO_COMPACT)
             return None
-        settings = session.settings.get_compaction_settings()
+        settings = self._settings.get_compaction_settings()
         preparation = prepare_compaction(branch, settings)
         if preparation is None:
             if not required:
@@ -181,7 +189,7 @@ class CompactionController:
         self._abort = AbortController()
         signal = self._abort.signal
         try:
-            outcome = await session.dispatcher.emit(
+            outcome = await self._dispatcher.emit(
                 SessionBeforeCompactEvent(
                     preparation=preparation,
                     branch_entries=branch,
@@ -199,7 +207,7 @@ class CompactionController:
             from_hook = outcome.from_hook
         finally:
             self._abort = None
-        manager = session.session_manager
+        manager = self._session_manager
         entry_id = manager.append_compaction(
             result.summary,
             result.first_kept_entry_id,
@@ -207,10 +215,10 @@ class CompactionController:
             result.details,
             from_hook,
         )
-        session.reload_messages()
+        self._controls.reload_messages()
         entry = manager.get_entry(entry_id)
         if isinstance(entry, CompactionEntry):
-            await session.dispatcher.notify(
+            await self._dispatcher.notify(
                 "session_compact",
                 SessionCompactEvent(compaction_entry=entry, from_extension=from_hook),
             )

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pi_core.abort import AbortController
+from pi_core.agent.agent import Agent
+from pi_core.agent_session.session_controls import SessionControls
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.session import (
     SessionBeforeForkEvent,
     SessionBeforeSwitchEvent,
@@ -23,11 +26,10 @@ from pi_core.events.session import (
     TreePreparation,
 )
 from pi_core.messages.llm import content_text
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.resources.settings import SettingsManager
 from pi_core.session.entries import BranchSummaryEntry, CustomMessageEntry, SessionMessageEntry
 from pi_core.session.manager import SessionManager
-
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
 
 NO_SUMMARIZER = (
     "No plugin provides branch summaries. Install pi-plugin-compaction "
@@ -38,8 +40,24 @@ NO_SUMMARIZER = (
 class Navigator:
     """Moves an AgentSession between session files and within one file's tree."""
 
-    def __init__(self, session: AgentSession) -> None:
-        self.session = session
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: SessionManager,
+        settings: SettingsManager,
+        model_registry: ModelRegistry,
+        dispatcher: HookDispatcher,
+        controls: SessionControls,
+        clear_queues: Callable[[], None],
+    ) -> None:
+        self._agent = agent
+        self._session_manager = session_manager
+        self._settings = settings
+        self._model_registry = model_registry
+        self._dispatcher = dispatcher
+        self._controls = controls
+        self._clear_queues = clear_queues
         self._summary_abort: AbortController | None = None
 
     @property
@@ -58,51 +76,48 @@ class Navigator:
         setup: Callable[[SessionManager], Any] | None = None,
     ) -> dict[str, Any]:
         """Start an empty session in the same folder (plugins may cancel)."""
-        session = self.session
-        outcome = await session.dispatcher.emit(SessionBeforeSwitchEvent(reason="new"))
+        outcome = await self._dispatcher.emit(SessionBeforeSwitchEvent(reason="new"))
         if outcome is not None and outcome.cancel:
             return {"cancelled": True}
-        previous = session.session_file
+        previous = self._session_file()
         await self._leave("new")
-        session.session_manager.new_session(parent_session=parent_session)
+        self._session_manager.new_session(parent_session=parent_session)
         self._reset_agent()
         if setup is not None:
-            result = setup(session.session_manager)
+            result = setup(self._session_manager)
             if hasattr(result, "__await__"):
                 await result
-            session.reload_messages()
+            self._controls.reload_messages()
         await self._arrive("new", previous)
-        await session.dispatcher.notify(
+        await self._dispatcher.notify(
             "session_switch", SessionSwitchEvent(reason="new", previous_session_file=previous)
         )
         return {"cancelled": False}
 
     async def switch_session(self, path: str) -> dict[str, Any]:
         """Open another session file and restore its model and thinking level."""
-        session = self.session
         target = Path(path).expanduser().resolve()
         if not target.is_file():
             raise FileNotFoundError(f"Session file not found: {target}")
-        outcome = await session.dispatcher.emit(
+        outcome = await self._dispatcher.emit(
             SessionBeforeSwitchEvent(reason="resume", target_session_file=str(target))
         )
         if outcome is not None and outcome.cancel:
             return {"cancelled": True}
-        previous = session.session_file
+        previous = self._session_file()
         await self._leave("resume", str(target))
-        session.session_manager.set_session_file(target)
+        self._session_manager.set_session_file(target)
         self._reset_agent()
         await self.restore_model_and_thinking()
         await self._arrive("resume", previous)
-        await session.dispatcher.notify(
+        await self._dispatcher.notify(
             "session_switch", SessionSwitchEvent(reason="resume", previous_session_file=previous)
         )
         return {"cancelled": False}
 
     async def fork(self, entry_id: str, position: str = "before") -> dict[str, Any]:
         """Continue in a new file from before a user message (or at any entry with "at")."""
-        session = self.session
-        manager = session.session_manager
+        manager = self._session_manager
         entry = manager.get_entry(entry_id)
         if entry is None:
             raise ValueError("Invalid entry ID for forking")
@@ -114,12 +129,12 @@ class Navigator:
                 raise ValueError("Invalid entry ID for forking")
             target = entry.parent_id
             selected_text = content_text(entry.message.content)
-        outcome = await session.dispatcher.emit(
+        outcome = await self._dispatcher.emit(
             SessionBeforeForkEvent(entry_id=entry_id, position=position)
         )
         if outcome is not None and outcome.cancel:
             return {"cancelled": True}
-        previous = session.session_file
+        previous = self._session_file()
         await self._leave("fork")
         if target is None:
             manager.new_session(parent_session=previous)
@@ -127,7 +142,7 @@ class Navigator:
             manager.create_branched_session(target)
         self._reset_agent()
         await self._arrive("fork", previous)
-        await session.dispatcher.notify(
+        await self._dispatcher.notify(
             "session_fork", SessionForkEvent(previous_session_file=previous)
         )
         return {"cancelled": False, "selected_text": selected_text}
@@ -142,8 +157,7 @@ class Navigator:
         label: str | None = None,
     ) -> dict[str, Any]:
         """Move the leaf within this file; a user message's text comes back for editing."""
-        session = self.session
-        manager = session.session_manager
+        manager = self._session_manager
         old_leaf = manager.get_leaf_id()
         if target_id == old_leaf:
             return {"cancelled": False}
@@ -162,12 +176,12 @@ class Navigator:
             custom_instructions=custom_instructions,
             replace_instructions=replace_instructions,
             label=label,
-            reserve_tokens=session.settings.get_branch_summary_settings().reserve_tokens,
+            reserve_tokens=self._settings.get_branch_summary_settings().reserve_tokens,
         )
         self._summary_abort = AbortController()
         signal = self._summary_abort.signal
         try:
-            outcome = await session.dispatcher.emit(
+            outcome = await self._dispatcher.emit(
                 SessionBeforeTreeEvent(preparation=preparation, signal=signal)
             )
         finally:
@@ -207,8 +221,8 @@ class Navigator:
             manager.branch(new_leaf)
         if label and summary is None:
             manager.append_label_change(target_id, label)
-        session.reload_messages()
-        await session.dispatcher.notify(
+        self._controls.reload_messages()
+        await self._dispatcher.notify(
             "session_tree",
             SessionTreeEvent(
                 new_leaf_id=manager.get_leaf_id(),
@@ -222,34 +236,33 @@ class Navigator:
     # --- shared steps ---------------------------------------------------------------------
 
     async def _leave(self, reason: str, target: str | None = None) -> None:
-        session = self.session
-        await session.abort()
-        await session.dispatcher.notify(
+        await self._controls.abort()
+        await self._dispatcher.notify(
             "session_shutdown",
             SessionShutdownEvent(reason=reason, target_session_file=target),
         )
 
     async def _arrive(self, reason: str, previous: str | None) -> None:
-        await self.session.dispatcher.notify(
+        await self._dispatcher.notify(
             "session_start",
             SessionStartEvent(reason=reason, previous_session_file=previous),
         )
 
     def _reset_agent(self) -> None:
-        session = self.session
-        session.agent.reset()
-        session.prompts.clear(notify=False)  # a new session starts with empty queues
-        session.prompts.next_turn = []
-        session.bash.pending.clear()
-        session.reload_messages()
+        self._agent.reset()
+        self._clear_queues()  # a new session starts with empty queues
+        self._controls.reload_messages()
+
+    def _session_file(self) -> str | None:
+        path = self._session_manager.session_file
+        return str(path) if path is not None else None
 
     async def restore_model_and_thinking(self) -> None:
         """Use the model and thinking level the session file last recorded, when available."""
-        session = self.session
-        context = session.session_manager.build_session_context()
+        context = self._session_manager.build_session_context()
         if context.model is not None:
-            model = session.model_registry.find(context.model.provider, context.model.model_id)
-            if model is not None and session.model_registry.has_credentials(model.provider):
-                session.agent.state.model = model
+            model = self._model_registry.find(context.model.provider, context.model.model_id)
+            if model is not None and self._model_registry.has_credentials(model.provider):
+                self._agent.state.model = model
         if context.thinking_level:
-            session.agent.state.thinking_level = context.thinking_level
+            self._agent.state.thinking_level = context.thinking_level

@@ -2,14 +2,71 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
 
+from pi_core.agent.agent import Agent
+from pi_core.agent_session.retry import RetryController
+from pi_core.agent_session.toolset import ToolSet
+from pi_core.ai.model import Model
+from pi_core.ai.model_registry import ModelRegistry
 from pi_core.messages.agent import CustomMessage
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.plugins.manager import PluginManager
+from pi_core.resources.resource_loader import ResourceLoader
+from pi_core.session.manager import SessionManager
+from pi_core.tools.tool import Tool
 
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
-    from pi_core.ai.model import Model
+
+class SlashCommandSource(Protocol):
+    """Where slash commands come from: plugins' commands, prompt templates and skills."""
+
+    @property
+    def plugins(self) -> PluginManager: ...
+    @property
+    def resources(self) -> ResourceLoader: ...
+
+
+class SessionApi(SlashCommandSource, Protocol):
+    """The public AgentSession operations `ctx` exposes to plugins (an AgentSession is one)."""
+
+    agent: Agent
+    session_manager: SessionManager
+    model_registry: ModelRegistry
+    tools: ToolSet
+    retry: RetryController
+    shutdown_requested: bool
+
+    @property
+    def dispatcher(self) -> HookDispatcher: ...
+    @property
+    def model(self) -> Model | None: ...
+    @property
+    def thinking_level(self) -> str: ...
+    @property
+    def is_streaming(self) -> bool: ...
+    @property
+    def session_name(self) -> str | None: ...
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None: ...
+    def rebuild_system_prompt(self) -> None: ...
+    def get_context_usage(self) -> dict[str, Any] | None: ...
+    async def compact(self, custom_instructions: str | None = None) -> Any: ...
+    async def send_custom_message(
+        self, message: CustomMessage, *, deliver_as: str | None = None, trigger_turn: bool = False
+    ) -> None: ...
+    async def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None: ...
+    def set_session_name(self, name: str) -> None: ...
+    def get_active_tool_names(self) -> list[str]: ...
+    def set_active_tools(self, names: list[str]) -> list[str]: ...
+    def add_tool(self, tool: Tool[Any]) -> None: ...
+    def remove_tool(self, name: str) -> None: ...
+    async def set_model(self, model: Model) -> None: ...
+    def set_thinking_level(self, level: str) -> None: ...
+    async def new_session(self, **options: Any) -> dict[str, Any]: ...
+    async def switch_session(self, path: str) -> dict[str, Any]: ...
+    async def fork(self, entry_id: str) -> dict[str, Any]: ...
+    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, Any]: ...
+
 
 _READ_ONLY = (
     "cwd",
@@ -54,7 +111,7 @@ class ReadOnlySession:
 class PluginActions:
     """The session's answers to `ctx` actions (see ExtensionContext)."""
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: SessionApi) -> None:
         self.session = session
 
     def _report(self, event: str, error: BaseException) -> None:
@@ -196,7 +253,7 @@ class PluginActions:
 class CommandActions:
     """Session control for command handlers: wait, new, fork, navigate, switch, reload."""
 
-    def __init__(self, session: AgentSession) -> None:
+    def __init__(self, session: SessionApi) -> None:
         self.session = session
 
     async def wait_for_idle(self) -> None:
@@ -227,7 +284,7 @@ class CommandActions:
         session.rebuild_system_prompt()
 
 
-def slash_commands(session: AgentSession) -> list[dict[str, Any]]:
+def slash_commands(session: SlashCommandSource) -> list[dict[str, Any]]:
     """Return the slash commands available: plugin commands, prompt templates, skills."""
     commands: list[dict[str, Any]] = [
         {"name": c.name, "description": c.description, "source": "extension"}

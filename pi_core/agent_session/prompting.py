@@ -6,17 +6,22 @@ can also wait for the next turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from pi_core.agent.agent import Agent
+from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import QueueUpdateEvent
+from pi_core.agent_session.toolset import ToolSet
+from pi_core.ai.model_registry import ModelRegistry
+from pi_core.events.agent import MessageEndEvent, MessageStartEvent
 from pi_core.events.user import InputHandled, InputTransform
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.content import ImageContent, TextContent
 from pi_core.messages.llm import AssistantMessage, UserMessage, content_text
-
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
+from pi_core.plugins.manager import PluginManager
+from pi_core.resources.resource_loader import ResourceLoader
+from pi_core.session.manager import SessionManager
 
 BUSY = (
     "Agent is already processing. Specify streaming_behavior ('steer' or 'followUp') to queue "
@@ -35,8 +40,31 @@ class CommandNotQueueable(ValueError):
 class PromptFlow:
     """Turns what the user (or a plugin) typed into agent runs, queued messages or commands."""
 
-    def __init__(self, session: AgentSession) -> None:
-        self.session = session
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: SessionManager,
+        plugins: PluginManager,
+        model_registry: ModelRegistry,
+        resources: ResourceLoader,
+        tools: ToolSet,
+        controls: SessionControls,
+        base_system_prompt: Callable[[], str],
+        flush_user_bash: Callable[[], None],
+        check_compaction: Callable[[AssistantMessage, bool], Awaitable[None]],
+    ) -> None:
+        self._agent = agent
+        self._session_manager = session_manager
+        self._plugins = plugins
+        self._dispatcher = plugins.dispatcher
+        self._model_registry = model_registry
+        self._resources = resources
+        self._tools = tools
+        self._controls = controls
+        self._base_system_prompt = base_system_prompt
+        self._flush_user_bash = flush_user_bash
+        self._check_compaction = check_compaction
         self.steering_texts: list[str] = []
         self.follow_up_texts: list[str] = []
         self.next_turn: list[AgentMessage] = []
@@ -58,14 +86,13 @@ class PromptFlow:
         `on_accepted` is called once the prompt ran as a command, was handled, queued, or is about
         to reach the agent; an exception before that means it was refused.
         """
-        session = self.session
         accepted = on_accepted or (lambda: None)
         if expand_prompt_templates and text.startswith("/") and await self._run_command(text):
             accepted()
             return
         current_text, current_images = text, images
-        if session.dispatcher.has_impls("input"):
-            outcome = await session.dispatcher.input(current_text, current_images, source)
+        if self._dispatcher.has_impls("input"):
+            outcome = await self._dispatcher.input(current_text, current_images, source)
             if isinstance(outcome, InputHandled):
                 accepted()
                 return
@@ -73,7 +100,7 @@ class PromptFlow:
                 current_text = outcome.text
                 current_images = outcome.images if outcome.images is not None else current_images
         expanded = self.expand(current_text) if expand_prompt_templates else current_text
-        if session.is_streaming:
+        if self._agent.is_streaming:
             if streaming_behavior == "followUp":
                 self._queue(expanded, current_images, follow_up=True)
             elif streaming_behavior == "steer":
@@ -82,24 +109,24 @@ class PromptFlow:
                 raise RuntimeError(BUSY)
             accepted()
             return
-        session.bash.flush_pending()
-        model = session.model
+        self._flush_user_bash()
+        model = self._agent.state.model
         if model is None:
             raise RuntimeError(NO_MODEL)
-        session.model_registry.require_api_key(model)
-        last = _last_assistant(session.messages)
+        self._model_registry.require_api_key(model)
+        last = _last_assistant(self._agent.state.messages)
         if last is not None:
-            await session.compaction.check(last, skip_aborted=False)
+            await self._check_compaction(last, False)
         messages: list[AgentMessage] = [_user_message(expanded, current_images)]
         messages += self.next_turn
         self.next_turn = []
         outcome_bas = None
-        if session.dispatcher.has_impls("before_agent_start"):
-            outcome_bas = await session.dispatcher.before_agent_start(
+        if self._dispatcher.has_impls("before_agent_start"):
+            outcome_bas = await self._dispatcher.before_agent_start(
                 expanded,
                 current_images,
-                session.base_system_prompt,
-                session.resources.system_prompt_options(session.tools.active()).model_dump(),
+                self._base_system_prompt(),
+                self._resources.system_prompt_options(self._tools.active()).model_dump(),
             )
         if outcome_bas is not None:
             for injected in outcome_bas.messages:
@@ -112,17 +139,17 @@ class PromptFlow:
                     )
                 )
         system_prompt = outcome_bas.system_prompt if outcome_bas is not None else None
-        session.agent.state.system_prompt = system_prompt or session.base_system_prompt
+        self._agent.state.system_prompt = system_prompt or self._base_system_prompt()
         accepted()
-        await session.agent.prompt(messages)
-        await session.settle()
+        await self._agent.prompt(messages)
+        await self._controls.settle()
 
     def expand(self, text: str) -> str:
         """Expand `/skill:name args` and `/template args` (other text is unchanged)."""
-        resources = self.session.resources
+        resources = self._resources
 
         def on_error(skill: Any, message: str) -> None:
-            self.session.dispatcher.publish_error(
+            self._dispatcher.publish_error(
                 "", str(getattr(skill, "file_path", "")), "skill_expansion", RuntimeError(message)
             )
 
@@ -130,17 +157,15 @@ class PromptFlow:
 
     async def _run_command(self, text: str) -> bool:
         name, _, args = text[1:].partition(" ")
-        command = self.session.plugins.registry.commands.get(name)
+        command = self._plugins.registry.commands.get(name)
         if command is None:
             return False
         try:
-            result = command.handler(args, self.session.plugins.command_ctx)
+            result = command.handler(args, self._plugins.command_ctx)
             if hasattr(result, "__await__"):
                 await result
         except Exception as error:
-            self.session.dispatcher.publish_error(
-                command.plugin, f"command:{name}", "command", error
-            )
+            self._dispatcher.publish_error(command.plugin, f"command:{name}", "command", error)
         return True
 
     # --- queues ---------------------------------------------------------------------------
@@ -159,7 +184,7 @@ class PromptFlow:
         if not text.startswith("/"):
             return
         name = text[1:].partition(" ")[0]
-        if name in self.session.plugins.registry.commands:
+        if name in self._plugins.registry.commands:
             raise CommandNotQueueable(
                 f'Extension command "/{name}" cannot be queued. Use prompt() or execute the '
                 "command when not streaming."
@@ -170,13 +195,13 @@ class PromptFlow:
         self.emit_queue_update()
         message = _user_message(text, images)
         if follow_up:
-            self.session.agent.follow_up(message)
+            self._agent.follow_up(message)
         else:
-            self.session.agent.steer(message)
+            self._agent.steer(message)
 
     def emit_queue_update(self) -> None:
         """Tell subscribers what waits in the queues."""
-        self.session._emit(
+        self._controls.emit(
             QueueUpdateEvent(
                 steering=list(self.steering_texts), follow_up=list(self.follow_up_texts)
             )
@@ -197,7 +222,7 @@ class PromptFlow:
         """Empty both queues and return their texts (to restore them to the editor)."""
         steering, follow_up = self.steering_texts, self.follow_up_texts
         self.steering_texts, self.follow_up_texts = [], []
-        self.session.agent.clear_queues()
+        self._agent.clear_queues()
         if notify:
             self.emit_queue_update()
         return {"steering": steering, "followUp": follow_up}
@@ -208,26 +233,23 @@ class PromptFlow:
         self, message: CustomMessage, *, deliver_as: str | None = None, trigger_turn: bool = False
     ) -> None:
         """Steer, follow up, wait for the next turn, start a turn, or just record the message."""
-        session = self.session
         if deliver_as == "nextTurn":
             self.next_turn.append(message)
-        elif session.is_streaming:
+        elif self._agent.is_streaming:
             if deliver_as == "followUp":
-                session.agent.follow_up(message)
+                self._agent.follow_up(message)
             else:
-                session.agent.steer(message)
+                self._agent.steer(message)
         elif trigger_turn:
-            await session.agent.prompt(message)
-            await session.settle()
+            await self._agent.prompt(message)
+            await self._controls.settle()
         else:
-            session.agent.state.messages.append(message)
-            session.session_manager.append_custom_message_entry(
+            self._agent.state.messages.append(message)
+            self._session_manager.append_custom_message_entry(
                 message.custom_type, message.content, message.display, message.details
             )
-            from pi_core.events.agent import MessageEndEvent, MessageStartEvent
-
-            session._emit(MessageStartEvent(message=message))
-            session._emit(MessageEndEvent(message=message))
+            self._controls.emit(MessageStartEvent(message=message))
+            self._controls.emit(MessageEndEvent(message=message))
 
     async def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
         """Prompt as the user would, without command handling or template expansion."""

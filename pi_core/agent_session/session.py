@@ -4,7 +4,8 @@ The orchestration is split by concern; this class holds the shared state and rou
 events (to plugins first, then the session file, then subscribers), and delegates the rest:
 prompting.py (prompt flow and queues), toolset.py (tools and their hooks), retry.py,
 compaction.py, navigation.py (new / switch / fork / tree), user_bash.py, stats.py, and
-plugin_actions.py (what `ctx` does).
+plugin_actions.py (what `ctx` does). Each gets only what it needs (the agent, the session store,
+the dispatcher, settings, and session_controls.py's callables); none imports this module.
 """
 
 from __future__ import annotations
@@ -17,9 +18,14 @@ from typing import Any
 from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
+from pi_core.agent_session.navigation import Navigator
+from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
+from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
+from pi_core.agent_session.stats import context_usage, session_stats
 from pi_core.agent_session.toolset import ToolSet
+from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
@@ -52,10 +58,6 @@ class AgentSession:
         tools: ToolSet,
         cwd: str,
     ) -> None:
-        from pi_core.agent_session.navigation import Navigator
-        from pi_core.agent_session.prompting import PromptFlow
-        from pi_core.agent_session.user_bash import UserBash
-
         self.agent = agent
         self.session_manager = session_manager
         self.settings = settings
@@ -71,10 +73,49 @@ class AgentSession:
         self._background: set[asyncio.Task[Any]] = set()
         self._last_assistant: AssistantMessage | None = None
         self.retry = RetryController(settings.get_retry_settings, self._emit)
-        self.compaction = CompactionController(self, self._emit)
-        self.prompts = PromptFlow(self)
-        self.navigation = Navigator(self)
-        self.bash = UserBash(self)
+        self.controls = SessionControls(
+            emit=self._emit,
+            abort=self.abort,
+            reload_messages=self.reload_messages,
+            drop_trailing_error=self.drop_trailing_error,
+            schedule_continue=self.schedule_continue,
+            settle=self.settle,
+        )
+        self.compaction = CompactionController(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            dispatcher=plugins.dispatcher,
+            controls=self.controls,
+        )
+        self.bash = UserBash(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            dispatcher=plugins.dispatcher,
+            cwd=cwd,
+        )
+        self.prompts = PromptFlow(
+            agent=agent,
+            session_manager=session_manager,
+            plugins=plugins,
+            model_registry=model_registry,
+            resources=resources,
+            tools=tools,
+            controls=self.controls,
+            base_system_prompt=lambda: self.base_system_prompt,
+            flush_user_bash=self.bash.flush_pending,
+            check_compaction=self.compaction.check,
+        )
+        self.navigation = Navigator(
+            agent=agent,
+            session_manager=session_manager,
+            settings=settings,
+            model_registry=model_registry,
+            dispatcher=plugins.dispatcher,
+            controls=self.controls,
+            clear_queues=self._clear_queues,
+        )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)
         self.rebuild_system_prompt()
@@ -231,6 +272,12 @@ class AgentSession:
         messages = self.agent.state.messages
         if messages and isinstance(messages[-1], AssistantMessage):
             self.agent.state.messages = messages[:-1]
+
+    def _clear_queues(self) -> None:
+        """Empty the steering, follow-up, next-turn and user-command queues (a new session)."""
+        self.prompts.clear(notify=False)
+        self.prompts.next_turn = []
+        self.bash.pending.clear()
 
     def reload_messages(self) -> None:
         """Rebuild the agent's transcript from the session file's current branch."""
@@ -442,14 +489,10 @@ class AgentSession:
 
     def get_session_stats(self) -> dict[str, Any]:
         """Return message counts, token totals, cost and context usage."""
-        from pi_core.agent_session.stats import session_stats
-
         return session_stats(self)
 
     def get_context_usage(self) -> dict[str, Any] | None:
         """Return `{tokens, contextWindow, percent}` for the current context, or None."""
-        from pi_core.agent_session.stats import context_usage
-
         return context_usage(self)
 
     def get_last_assistant_text(self) -> str | None:

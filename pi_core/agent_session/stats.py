@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from pi_core.ai.model import Model
 from pi_core.compaction.tokens import (
     calculate_context_tokens,
     estimate_context_tokens,
     get_latest_compaction_entry,
 )
+from pi_core.messages.agent import AgentMessage
 from pi_core.messages.content import ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
 from pi_core.session.entries import SessionMessageEntry
-
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
+from pi_core.session.manager import SessionManager
 
 
-def session_stats(session: AgentSession) -> dict[str, Any]:
+class StatsSource(Protocol):
+    """What the numbers are read from (an AgentSession is one)."""
+
+    @property
+    def messages(self) -> list[AgentMessage]: ...
+    @property
+    def model(self) -> Model | None: ...
+    @property
+    def session_manager(self) -> SessionManager: ...
+    @property
+    def session_file(self) -> str | None: ...
+    @property
+    def session_id(self) -> str: ...
+
+
+def session_stats(session: StatsSource) -> dict[str, Any]:
     """Return counts, token totals and cost over the transcript, and the context usage."""
     messages = session.messages
     assistants = [m for m in messages if isinstance(m, AssistantMessage)]
@@ -44,7 +59,7 @@ def session_stats(session: AgentSession) -> dict[str, Any]:
     }
 
 
-def context_usage(session: AgentSession) -> dict[str, Any] | None:
+def context_usage(session: StatsSource) -> dict[str, Any] | None:
     """Return the context's estimated size against the model's window (unknown after compaction
     until the next response)."""
     model = session.model

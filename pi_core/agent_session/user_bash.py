@@ -8,14 +8,14 @@ the next prompt, so it never lands between a tool call and its result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pi_core.abort import AbortController
+from pi_core.agent.agent import Agent
 from pi_core.events.user import BashResult, UserBashEvent
 from pi_core.messages.agent import BashExecutionMessage
-
-if TYPE_CHECKING:
-    from pi_core.agent_session.session import AgentSession
+from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.resources.settings import SettingsManager
+from pi_core.session.manager import SessionManager
 
 NO_RUNNER = (
     "No plugin runs shell commands. Install pi-plugin-tools (it answers user_bash with its bash "
@@ -26,8 +26,20 @@ NO_RUNNER = (
 class UserBash:
     """Runs the user's shell commands through plugins and records their output."""
 
-    def __init__(self, session: AgentSession) -> None:
-        self.session = session
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: SessionManager,
+        settings: SettingsManager,
+        dispatcher: HookDispatcher,
+        cwd: str,
+    ) -> None:
+        self._agent = agent
+        self._session_manager = session_manager
+        self._settings = settings
+        self._dispatcher = dispatcher
+        self._cwd = cwd
         self.pending: list[BashExecutionMessage] = []
         self._abort: AbortController | None = None
 
@@ -49,18 +61,17 @@ class UserBash:
         exclude_from_context: bool = False,
     ) -> BashResult:
         """Run `command` in the session's folder and record the result."""
-        session = self.session
-        prefix = session.settings.get_shell_command_prefix()
+        prefix = self._settings.get_shell_command_prefix()
         self._abort = AbortController()
         event = UserBashEvent(
             command=f"{prefix}\n{command}" if prefix else command,
             exclude_from_context=exclude_from_context,
-            cwd=session.cwd,
+            cwd=self._cwd,
             signal=self._abort.signal,
             on_chunk=on_chunk,
         )
         try:
-            answer = await session.dispatcher.user_bash(event)
+            answer = await self._dispatcher.user_bash(event)
         finally:
             self._abort = None
         if answer is None or answer.result is None:
@@ -79,7 +90,7 @@ class UserBash:
             full_output_path=result.full_output_path,
             exclude_from_context=exclude_from_context or None,
         )
-        if self.session.is_streaming:
+        if self._agent.is_streaming:
             self.pending.append(message)
         else:
             self._add(message)
@@ -91,5 +102,5 @@ class UserBash:
             self._add(message)
 
     def _add(self, message: BashExecutionMessage) -> None:
-        self.session.agent.state.messages.append(message)
-        self.session.session_manager.append_message(message)
+        self._agent.state.messages.append(message)
+        self._session_manager.append_message(message)

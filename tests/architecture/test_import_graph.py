@@ -113,3 +113,31 @@ def test_no_lazy_import_hides_a_circle() -> None:
             if path is not None:
                 hidden.append(f"{MODULES[name].name}:{line}: " + " -> ".join([name, *path]))
     assert hidden == []
+
+
+SESSION = "pi_core.agent_session.session"
+
+
+def all_imports(tree: ast.Module) -> set[str]:
+    """Every pi_core module a module names: at run time, lazily or for type checkers."""
+    return {module for node in ast.walk(tree) for module in imports(node)}
+
+
+def test_session_collaborators_do_not_import_the_session() -> None:
+    """AgentSession hands its collaborators what they need; none reaches back to its module."""
+    importers = {
+        name
+        for name, tree in TREES.items()
+        if name.startswith("pi_core.agent_session.") and name != SESSION
+        if SESSION in all_imports(tree)
+    }
+    assert importers == set()
+
+
+def test_the_check_sees_type_checking_imports() -> None:
+    tree = ast.parse(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from pi_core.agent_session.session import AgentSession\n"
+    )
+    assert SESSION in all_imports(tree)
