@@ -1,0 +1,1 @@
+"""Claude Code compatibility for pi: hosts that drive Claude Code can drive pi."""
