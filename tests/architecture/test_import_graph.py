@@ -200,3 +200,22 @@ def test_the_narrowness_check_sees_wide_protocols() -> None:
     assert init_parameters(ast.parse("class A:\n    def __init__(self, session): ...\n")) == {
         "A": ["self", "session"]
     }
+
+
+RENAMED = {
+    "pi_core.agent.abort": "pi_core.abort",
+    "pi_core.agent.tools": "pi_core.agent.tool_calls",
+    "pi_core.events.tools": "pi_core.events.tool_events",
+    "pi_core.agent_session.events": "pi_core.agent_session.session_events",
+    "pi_core.ai.registry": "pi_core.ai.model_registry",
+    "pi_core.plugins.registry": "pi_core.plugins.registrations",
+    "pi_core.plugins.loader": "pi_core.plugins.importing",
+    "pi_core.resources.loader": "pi_core.resources.resource_loader",
+    "pi_core.tools.execution": "pi_core.testing.tools",
+}
+
+
+def test_each_renamed_module_has_one_name() -> None:
+    """A renamed module lives at its new path only: no re-exporting module keeps the old one."""
+    assert [old for old in RENAMED if old in MODULES] == []
+    assert [new for new in RENAMED.values() if new not in MODULES] == []
