@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,3 +79,18 @@ async def test_resolved_headers_are_sent_once_in_the_request_options() -> None:
         "X-Team": "!echo blue",
         "X-Both": "model",
     }
+
+
+async def test_the_sdk_guide_runs_the_agent_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "sdk.md").read_text()
+    section = guide.split("## The agent alone", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    body = "".join(f"    {line}\n" for line in code.splitlines())
+    namespace: dict[str, Any] = {}
+    exec(f"async def example():\n{body}", namespace)
+
+    await namespace["example"]()
+
+    printed = capsys.readouterr().out.split()
+    assert printed[0] == "agent_start" and printed[-1] == "agent_end"
+    assert "message_end" in printed
