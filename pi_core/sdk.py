@@ -8,7 +8,7 @@ from typing import Any
 
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
 from pi_core.agent_session.loop_hooks import LoopHooks
-from pi_core.agent_session.plugin_actions import CommandActions, PluginActions, ReadOnlySession
+from pi_core.agent_session.plugin_actions import ReadOnlySession
 from pi_core.agent_session.session import AgentSession
 from pi_core.agent_session.toolset import ToolSelection, ToolSet
 from pi_core.ai.auth import AuthStorage
@@ -136,7 +136,7 @@ async def create_agent_session(
     _record_start(session_manager, chosen, level)
     manager.runtime.session = ReadOnlySession(lambda: agent_session.session_manager)
     manager.runtime.model_registry = registry
-    manager.bind(PluginActions(agent_session), CommandActions(agent_session))
+    manager.bind(*agent_session.plugin_actions())
     await agent_session.start()
     return agent_session
 

@@ -5,20 +5,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import Any, Literal
 
 from pi_core.abort import AbortController, AbortSignal
 from pi_core.agent.loop import (
     LoopConfig,
     LoopContext,
+    LoopOptions,
     continue_agent_loop,
-    default_convert_to_llm,
     run_agent_loop,
 )
-from pi_core.agent.tool_calls import AfterToolCall, BeforeToolCall, ToolExecution, ToolRunConfig
+from pi_core.agent.tool_calls import ToolRunConfig
 from pi_core.ai.model import Model
-from pi_core.ai.protocol import LLMMessage, StreamFunction, StreamOptions, ToolSpec
+from pi_core.ai.protocol import StreamFunction, ToolSpec
 from pi_core.events.agent import (
     AgentEndEvent,
     MessageEndEvent,
@@ -69,24 +69,20 @@ class AgentState:
 
 
 @dataclass
-class AgentOptions:
-    """The agent's collaborators; the session layer fills in the seams."""
+class AgentOptions(LoopOptions):
+    """The agent's collaborators; the session layer fills in the seams.
+
+    `stream_for` may be given by position, every other option by keyword: the loop's seams and
+    the tool-call options are declared once, in `LoopOptions` and `ToolCallOptions`, and each run
+    passes this object down as is.
+    """
 
     stream_for: Callable[[Model], StreamFunction]
-    convert_to_llm: Callable[[list[AgentMessage]], list[LLMMessage]] = default_convert_to_llm
-    transform_context: (
-        Callable[[list[AgentMessage], AbortSignal], Awaitable[list[AgentMessage]]] | None
-    ) = None
-    get_api_key: Callable[[str], Awaitable[str | None]] | None = None
+    _: KW_ONLY
     request_headers: Callable[[Model], dict[str, str]] | None = None
     """The model's headers with `!command` and environment values resolved, for each run."""
-    before_tool_call: BeforeToolCall | None = None
-    after_tool_call: AfterToolCall | None = None
-    tool_context: Any = None
-    tool_execution: ToolExecution = "parallel"
     steering_mode: QueueMode = "one-at-a-time"
     follow_up_mode: QueueMode = "one-at-a-time"
-    stream_options: StreamOptions = field(default_factory=StreamOptions)
 
 
 class Agent:
@@ -250,30 +246,24 @@ class Agent:
         if model is None:
             raise ValueError("No model selected")
         options = self.options
-        stream_options = StreamOptions(**options.stream_options.__dict__)
         level = self.state.thinking_level
-        stream_options.reasoning = None if level == "off" else level
+        request = replace(options.stream_options, reasoning=None if level == "off" else level)
         if options.request_headers is not None:
             resolved = options.request_headers(model)
             if resolved:
-                stream_options.headers = {**resolved, **(stream_options.headers or {})}
-            if model.headers:  # providers must not see the unresolved forms either
-                model = model.model_copy(update={"headers": resolved})
+                request.headers = {**resolved, **(request.headers or {})}
+            if model.headers:  # the resolved headers travel in the request options only
+                model = model.model_copy(update={"headers": None})
         return LoopConfig(
+            options=options,
             model=model,
             stream=options.stream_for(model),
             tools=ToolRunConfig(
                 tools=list(self.state.tools),
-                tool_context=options.tool_context,
-                before_tool_call=options.before_tool_call,
-                after_tool_call=options.after_tool_call,
-                execution=options.tool_execution,
+                options=options,
                 steering_pending=lambda: bool(self._steering.items),
             ),
-            convert_to_llm=options.convert_to_llm,
-            transform_context=options.transform_context,
-            get_api_key=options.get_api_key,
-            stream_options=stream_options,
+            request_options=request,
             get_steering_messages=self._drain_steering,
             get_follow_up_messages=self._drain_follow_ups,
         )

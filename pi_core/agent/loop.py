@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from pi_core.abort import AbortSignal
-from pi_core.agent.tool_calls import Emit, ToolRunConfig, run_tool_calls
+from pi_core.agent.tool_calls import Emit, ToolCallOptions, ToolRunConfig, run_tool_calls
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, LLMMessage, StreamFunction, StreamOptions, ToolSpec
 from pi_core.events.agent import (
@@ -39,19 +39,31 @@ def default_convert_to_llm(messages: list[AgentMessage]) -> list[LLMMessage]:
     ]
 
 
-@dataclass
-class LoopConfig:
-    """What one run needs: the model and its stream, the seams, the queues and the tools."""
+@dataclass(kw_only=True)
+class LoopOptions(ToolCallOptions):
+    """The loop's seams, set once for an agent, with its tool-call options. `AgentOptions` is
+    one; each run's `LoopConfig` refers to it rather than copying its fields."""
 
-    model: Model
-    stream: StreamFunction
-    tools: ToolRunConfig
     convert_to_llm: Callable[[list[AgentMessage]], list[LLMMessage]] = default_convert_to_llm
     transform_context: (
         Callable[[list[AgentMessage], AbortSignal], Awaitable[list[AgentMessage]]] | None
     ) = None
     get_api_key: Callable[[str], Awaitable[str | None]] | None = None
     stream_options: StreamOptions = field(default_factory=StreamOptions)
+    """The base of every request's options (a run adds the thinking level and the headers)."""
+
+
+@dataclass
+class LoopConfig:
+    """What one run needs: the agent's options, the model, its stream and this run's request
+    options, the tools, and the queues."""
+
+    options: LoopOptions
+    model: Model
+    stream: StreamFunction
+    tools: ToolRunConfig
+    request_options: StreamOptions = field(default_factory=StreamOptions)
+    """`options.stream_options` with this run's thinking level and resolved headers."""
     get_steering_messages: MessagesFn | None = None
     get_follow_up_messages: MessagesFn | None = None
 
@@ -165,16 +177,17 @@ async def stream_assistant_response(
 ) -> AssistantMessage:
     """Stream one response into the conversation, emitting message_start/update/end."""
     messages = context.messages
-    if config.transform_context is not None:
-        messages = await config.transform_context(messages, signal)
+    seams = config.options
+    if seams.transform_context is not None:
+        messages = await seams.transform_context(messages, signal)
     llm_context = LLMContext(
         system_prompt=context.system_prompt,
-        messages=config.convert_to_llm(messages),
+        messages=seams.convert_to_llm(messages),
         tools=context.tool_specs,
     )
-    options = _options_for(config, signal)
-    if config.get_api_key is not None:
-        options.api_key = await config.get_api_key(config.model.provider) or options.api_key
+    options = StreamOptions(**{**config.request_options.__dict__, "signal": signal})
+    if seams.get_api_key is not None:
+        options.api_key = await seams.get_api_key(config.model.provider) or options.api_key
 
     partial_added = False
     final: AssistantMessage | None = None
@@ -204,11 +217,6 @@ async def stream_assistant_response(
     return final
 
 
-def _options_for(config: LoopConfig, signal: AbortSignal) -> StreamOptions:
-    base = config.stream_options
-    return StreamOptions(**{**base.__dict__, "signal": signal})
-
-
 def _stream_ended_early(model: Model, signal: AbortSignal) -> AssistantMessage:
     return AssistantMessage(
         api=model.api,
@@ -222,6 +230,7 @@ def _stream_ended_early(model: Model, signal: AbortSignal) -> AssistantMessage:
 __all__ = [
     "LoopConfig",
     "LoopContext",
+    "LoopOptions",
     "continue_agent_loop",
     "default_convert_to_llm",
     "run_agent_loop",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pi_core.abort import AbortSignal
@@ -48,15 +48,23 @@ AfterToolCall = Callable[
 ]
 
 
-@dataclass
-class ToolRunConfig:
-    """How tool calls run: the tools, the gates around them, and the context tools receive."""
+@dataclass(kw_only=True)
+class ToolCallOptions:
+    """How an agent's tool calls run: the gates around them, the context tools receive, and
+    whether they run in parallel or in sequence. `AgentOptions` is one; the runner gets it as is."""
 
-    tools: list[Tool[Any]]
-    tool_context: Any = None
     before_tool_call: BeforeToolCall | None = None
     after_tool_call: AfterToolCall | None = None
-    execution: ToolExecution = "parallel"
+    tool_context: Any = None
+    tool_execution: ToolExecution = "parallel"
+
+
+@dataclass
+class ToolRunConfig:
+    """One run's tool calls: the tools, the agent's tool-call options, and the steering check."""
+
+    tools: list[Tool[Any]]
+    options: ToolCallOptions = field(default_factory=ToolCallOptions)
     steering_pending: Callable[[], bool] | None = None
 
 
@@ -79,8 +87,9 @@ async def _prepare(call: ToolCall, config: ToolRunConfig, signal: AbortSignal) -
         return _Prepared(call, result=_error(f"Tool {call.name} not found"), is_error=True)
     try:
         params = tool.validate_arguments(call.arguments)
-        if config.before_tool_call is not None:
-            gate = await config.before_tool_call(call, params, signal)
+        before_tool_call = config.options.before_tool_call
+        if before_tool_call is not None:
+            gate = await before_tool_call(call, params, signal)
             if gate is not None and gate.block:
                 reason = gate.reason or "Tool execution was blocked"
                 return _Prepared(call, result=_error(reason), is_error=True)
@@ -106,7 +115,7 @@ async def _execute(
 
     try:
         result = await prepared.tool.execute(
-            call.id, prepared.params, signal, on_update, config.tool_context
+            call.id, prepared.params, signal, on_update, config.options.tool_context
         )
         if not isinstance(result, ToolResult):
             raise TypeError(
@@ -119,9 +128,10 @@ async def _execute(
         prepared.result, prepared.is_error = _error(str(error) or type(error).__name__), True
     if updates:
         await asyncio.gather(*updates)
-    if config.after_tool_call is not None:
+    after_tool_call = config.options.after_tool_call
+    if after_tool_call is not None:
         try:
-            patch = await config.after_tool_call(
+            patch = await after_tool_call(
                 call, prepared.params, prepared.result, prepared.is_error, signal
             )
         except Exception as error:
@@ -167,7 +177,7 @@ async def run_tool_calls(
 ) -> list[ToolResultMessage]:
     """Run every tool call of `assistant` and return their result messages, in call order."""
     calls = [block for block in assistant.content if isinstance(block, ToolCall)]
-    if config.execution == "sequential":
+    if config.options.tool_execution == "sequential":
         return await _sequential(calls, config, signal, emit)
     return await _parallel(calls, config, signal, emit)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from pi_core.agent.agent import Agent
+from pi_core.agent_session.compaction import CompactionController
+from pi_core.agent_session.navigation import Navigator
+from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
+from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
@@ -27,45 +31,16 @@ class SlashCommandSource(Protocol):
     def resources(self) -> ResourceLoader: ...
 
 
-class SessionApi(SlashCommandSource, Protocol):
-    """The public AgentSession operations `ctx` exposes to plugins (an AgentSession is one)."""
+class SessionChanges(Protocol):
+    """The session-wide changes a plugin may make, each recorded and announced as the user's own
+    would be (an AgentSession is one)."""
 
-    agent: Agent
-    session_manager: SessionManager
-    model_registry: ModelRegistry
-    tools: ToolSet
-    retry: RetryController
-    shutdown_requested: bool
-
-    @property
-    def dispatcher(self) -> HookDispatcher: ...
-    @property
-    def model(self) -> Model | None: ...
-    @property
-    def thinking_level(self) -> str: ...
-    @property
-    def is_streaming(self) -> bool: ...
-    @property
-    def session_name(self) -> str | None: ...
-    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None: ...
-    def rebuild_system_prompt(self) -> None: ...
-    def get_context_usage(self) -> dict[str, Any] | None: ...
-    async def compact(self, custom_instructions: str | None = None) -> Any: ...
-    async def send_custom_message(
-        self, message: CustomMessage, *, deliver_as: str | None = None, trigger_turn: bool = False
-    ) -> None: ...
-    async def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None: ...
+    async def set_model(self, model: Model) -> None: ...
+    def set_thinking_level(self, level: str) -> None: ...
     def set_session_name(self, name: str) -> None: ...
-    def get_active_tool_names(self) -> list[str]: ...
     def set_active_tools(self, names: list[str]) -> list[str]: ...
     def add_tool(self, tool: Tool[Any]) -> None: ...
     def remove_tool(self, name: str) -> None: ...
-    async def set_model(self, model: Model) -> None: ...
-    def set_thinking_level(self, level: str) -> None: ...
-    async def new_session(self, **options: Any) -> dict[str, Any]: ...
-    async def switch_session(self, path: str) -> dict[str, Any]: ...
-    async def fork(self, entry_id: str) -> dict[str, Any]: ...
-    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, Any]: ...
 
 
 _READ_ONLY = (
@@ -111,11 +86,37 @@ class ReadOnlySession:
 class PluginActions:
     """The session's answers to `ctx` actions (see ExtensionContext)."""
 
-    def __init__(self, session: SessionApi) -> None:
-        self.session = session
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        session_manager: SessionManager,
+        model_registry: ModelRegistry,
+        dispatcher: HookDispatcher,
+        tools: ToolSet,
+        retry: RetryController,
+        prompts: PromptFlow,
+        compaction: CompactionController,
+        changes: SessionChanges,
+        commands: SlashCommandSource,
+        controls: SessionControls,
+        context_usage: Callable[[], dict[str, Any] | None],
+    ) -> None:
+        self._agent = agent
+        self._session_manager = session_manager
+        self._model_registry = model_registry
+        self._dispatcher = dispatcher
+        self._tools = tools
+        self._retry = retry
+        self._prompts = prompts
+        self._compaction = compaction
+        self._changes = changes
+        self._commands = commands
+        self._controls = controls
+        self._context_usage = context_usage
 
     def _report(self, event: str, error: BaseException) -> None:
-        self.session.dispatcher.publish_error("", "<runtime>", event, error)
+        self._dispatcher.publish_error("", "<runtime>", event, error)
 
     def _background(self, event: str, coroutine: Any) -> None:
         async def guarded() -> None:
@@ -124,32 +125,32 @@ class PluginActions:
             except Exception as error:
                 self._report(event, error)
 
-        self.session.spawn(guarded())
+        self._controls.spawn(guarded())
 
     def get_model(self) -> Model | None:
         """Return the current model."""
-        return self.session.model
+        return self._agent.state.model
 
     def is_idle(self) -> bool:
         """Return whether the agent is idle."""
-        return not self.session.is_streaming
+        return not self._agent.is_streaming
 
     def abort(self) -> None:
         """Abort the current run."""
-        self.session.retry.cancel()
-        self.session.agent.abort()
+        self._retry.cancel()
+        self._agent.abort()
 
     def has_pending_messages(self) -> bool:
         """Return whether messages are queued."""
-        return self.session.agent.has_queued_messages()
+        return self._agent.has_queued_messages()
 
     def shutdown(self) -> None:
         """Ask the mode to shut down (modes replace this handler)."""
-        self.session.shutdown_requested = True
+        self._controls.request_shutdown()
 
     def get_context_usage(self) -> Any:
         """Return the context usage."""
-        return self.session.get_context_usage()
+        return self._context_usage()
 
     def compact(
         self,
@@ -162,7 +163,7 @@ class PluginActions:
 
         async def run() -> None:
             try:
-                result = await self.session.compact(custom_instructions)
+                result = await self._compaction.compact(custom_instructions)
             except Exception as error:
                 if on_error is not None:
                     on_error(error)
@@ -170,11 +171,11 @@ class PluginActions:
             if on_complete is not None:
                 on_complete(result)
 
-        self.session.spawn(run())
+        self._controls.spawn(run())
 
     def get_system_prompt(self) -> str:
         """Return the system prompt in effect."""
-        return self.session.agent.state.system_prompt
+        return self._agent.state.system_prompt
 
     def send_message(
         self, message: Any, *, trigger_turn: bool = False, deliver_as: str | None = None
@@ -183,7 +184,7 @@ class PluginActions:
         custom = message if isinstance(message, CustomMessage) else CustomMessage(**message)
         self._background(
             "send_message",
-            self.session.send_custom_message(
+            self._prompts.send_custom_message(
                 custom, deliver_as=deliver_as, trigger_turn=trigger_turn
             ),
         )
@@ -191,97 +192,108 @@ class PluginActions:
     def send_user_message(self, content: Any, *, deliver_as: str | None = None) -> None:
         """Send a user message in the background."""
         self._background(
-            "send_user_message", self.session.send_user_message(content, deliver_as=deliver_as)
+            "send_user_message", self._prompts.send_user_message(content, deliver_as=deliver_as)
         )
 
     def append_entry(self, custom_type: str, data: Any = None) -> None:
         """Store plugin state in the session."""
-        self.session.session_manager.append_custom_entry(custom_type, data)
+        self._session_manager.append_custom_entry(custom_type, data)
 
     def set_session_name(self, name: str) -> None:
         """Set the session's display name."""
-        self.session.set_session_name(name)
+        self._changes.set_session_name(name)
 
     def get_session_name(self) -> str | None:
         """Return the session's display name."""
-        return self.session.session_name
+        return self._session_manager.get_session_name()
 
     def set_label(self, entry_id: str, label: str | None) -> None:
         """Label an entry."""
-        self.session.session_manager.append_label_change(entry_id, label)
+        self._session_manager.append_label_change(entry_id, label)
 
     def get_active_tools(self) -> list[str]:
         """Return the active tools' names."""
-        return self.session.get_active_tool_names()
+        return list(self._tools.active_names)
 
     def get_all_tools(self) -> list[dict[str, Any]]:
         """Return every tool's name, description and schema."""
-        return self.session.tools.describe()
+        return self._tools.describe()
 
     def set_active_tools(self, names: list[str]) -> None:
         """Set the active tools."""
-        self.session.set_active_tools(names)
+        self._changes.set_active_tools(names)
 
     def register_tool(self, tool: Any) -> None:
         """Add a tool at run time."""
-        self.session.add_tool(tool)
+        self._changes.add_tool(tool)
 
     def unregister_tool(self, name: str) -> None:
         """Remove a tool added at run time."""
-        self.session.remove_tool(name)
+        self._changes.remove_tool(name)
 
     def get_commands(self) -> list[dict[str, Any]]:
         """Return plugin commands, prompt templates and skills as slash commands."""
-        return slash_commands(self.session)
+        return slash_commands(self._commands)
 
     async def set_model(self, model: Model) -> bool:
         """Switch model; False without a key."""
-        if not self.session.model_registry.has_credentials(model.provider):
+        if not self._model_registry.has_credentials(model.provider):
             return False
-        await self.session.set_model(model)
+        await self._changes.set_model(model)
         return True
 
     def get_thinking_level(self) -> str:
         """Return the thinking level."""
-        return self.session.thinking_level
+        return self._agent.state.thinking_level
 
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level."""
-        self.session.set_thinking_level(level)
+        self._changes.set_thinking_level(level)
 
 
 class CommandActions:
     """Session control for command handlers: wait, new, fork, navigate, switch, reload."""
 
-    def __init__(self, session: SessionApi) -> None:
-        self.session = session
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        navigation: Navigator,
+        resources: ResourceLoader,
+        dispatcher: HookDispatcher,
+        rebuild_system_prompt: Callable[[], None],
+    ) -> None:
+        self._agent = agent
+        self._navigation = navigation
+        self._resources = resources
+        self._dispatcher = dispatcher
+        self._rebuild_system_prompt = rebuild_system_prompt
 
     async def wait_for_idle(self) -> None:
         """Wait until the agent is idle."""
-        await self.session.agent.wait_for_idle()
+        await self._agent.wait_for_idle()
 
     async def new_session(self, **options: Any) -> dict[str, Any]:
         """Start a new session."""
-        return await self.session.new_session(**options)
+        return await self._navigation.new_session(**options)
 
     async def fork(self, entry_id: str) -> dict[str, Any]:
         """Fork from an entry."""
-        return await self.session.fork(entry_id)
+        return await self._navigation.fork(entry_id)
 
     async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, Any]:
         """Move in the session tree."""
-        return await self.session.navigate_tree(target_id, **options)
+        return await self._navigation.navigate_tree(target_id, **options)
 
     async def switch_session(self, session_path: str) -> dict[str, Any]:
         """Switch to another session file."""
-        return await self.session.switch_session(session_path)
+        return await self._navigation.switch_session(session_path)
 
     async def reload(self) -> None:
         """Reload resources and rebuild the system prompt (plugins stay loaded)."""
-        session = self.session
-        session.resources.reload()
-        await session.resources.discover_from_plugins(session.dispatcher, "reload")
-        session.rebuild_system_prompt()
+        self._resources.reload()
+        await self._resources.discover_from_plugins(self._dispatcher, "reload")
+        self._rebuild_system_prompt()
 
 
 def slash_commands(session: SlashCommandSource) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.navigation import Navigator
+from pi_core.agent_session.plugin_actions import CommandActions, PluginActions
 from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
@@ -80,6 +81,8 @@ class AgentSession:
             drop_trailing_error=self.drop_trailing_error,
             schedule_continue=self.schedule_continue,
             settle=self.settle,
+            spawn=self.spawn,
+            request_shutdown=self.request_shutdown,
         )
         self.compaction = CompactionController(
             agent=agent,
@@ -266,6 +269,35 @@ class AgentSession:
             await self.agent.continue_()
 
         self.spawn(go())
+
+    def request_shutdown(self) -> None:
+        """Ask the mode running this session to shut down (it polls `shutdown_requested`)."""
+        self.shutdown_requested = True
+
+    def plugin_actions(self) -> tuple[PluginActions, CommandActions]:
+        """Return what `ctx` does for plugins and commands in this session, for `bind`."""
+        actions = PluginActions(
+            agent=self.agent,
+            session_manager=self.session_manager,
+            model_registry=self.model_registry,
+            dispatcher=self.dispatcher,
+            tools=self.tools,
+            retry=self.retry,
+            prompts=self.prompts,
+            compaction=self.compaction,
+            changes=self,
+            commands=self,
+            controls=self.controls,
+            context_usage=self.get_context_usage,
+        )
+        commands = CommandActions(
+            agent=self.agent,
+            navigation=self.navigation,
+            resources=self.resources,
+            dispatcher=self.dispatcher,
+            rebuild_system_prompt=self.rebuild_system_prompt,
+        )
+        return actions, commands
 
     def drop_trailing_error(self) -> None:
         """Remove a failed response from the context (it stays in the file for history)."""

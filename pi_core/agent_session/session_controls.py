@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,3 +23,7 @@ class SessionControls:
     """Continue the agent once the current run ended."""
     settle: Callable[[], Awaitable[None]]
     """Wait until retries, automatic continues and the agent itself are done."""
+    spawn: Callable[[Coroutine[Any, Any, Any]], None]
+    """Run follow-on work in the background; `prompt()` and `settle()` wait for it."""
+    request_shutdown: Callable[[], None]
+    """Ask the mode running the session to shut down."""

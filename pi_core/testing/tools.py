@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pi_core.abort import AbortSignal
-from pi_core.agent.tool_calls import ToolRunConfig, run_tool_call
+from pi_core.agent.tool_calls import ToolCallOptions, ToolRunConfig, run_tool_call
 from pi_core.events.agent import ToolExecutionUpdateEvent
 from pi_core.messages.content import ToolCall
 from pi_core.tools.tool import Tool, ToolResult, ToolUpdateCallback
@@ -38,7 +38,7 @@ async def execute_tool_call(
         if on_update is not None and isinstance(event, ToolExecutionUpdateEvent):
             on_update(event.partial_result)
 
-    config = ToolRunConfig(tools=[tool], tool_context=ctx)
+    config = ToolRunConfig(tools=[tool], options=ToolCallOptions(tool_context=ctx))
     call = ToolCall(id=call_id, name=tool.name, arguments=arguments)
     message = await run_tool_call(call, config, signal or AbortSignal(), emit)
     result = ToolResult(content=message.content, details=message.details)

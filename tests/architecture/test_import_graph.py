@@ -141,3 +141,81 @@ def test_the_check_sees_type_checking_imports() -> None:
         "    from pi_core.agent_session.session import AgentSession\n"
     )
     assert SESSION in all_imports(tree)
+
+
+SMALL_PROTOCOL = 8
+
+
+def protocol_sizes(tree: ast.Module) -> dict[str, int]:
+    """Each Protocol class of a module and how many members it declares."""
+    sizes = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any("Protocol" in ast.unparse(b) for b in node.bases):
+            members = [n for n in node.body if not isinstance(n, ast.Expr)]  # not the docstring
+            sizes[node.name] = len(members)
+    return sizes
+
+
+def init_parameters(tree: ast.Module) -> dict[str, list[str]]:
+    """Each class's `__init__` parameter names."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    arguments = item.args.args + item.args.kwonlyargs
+                    found[node.name] = [a.arg for a in arguments]
+    return found
+
+
+def test_session_collaborators_get_narrow_things() -> None:
+    """No collaborator is handed the whole session, nor a protocol as wide as it."""
+    helpers = {
+        name: tree
+        for name, tree in TREES.items()
+        if name.startswith("pi_core.agent_session.") and name != SESSION
+    }
+    wide = [
+        f"{name}.{cls} ({size} members)"
+        for name, tree in helpers.items()
+        for cls, size in protocol_sizes(tree).items()
+        if size > SMALL_PROTOCOL
+    ]
+    assert wide == []
+    given_the_session = [
+        f"{name}.{cls}"
+        for name, tree in helpers.items()
+        for cls, parameters in init_parameters(tree).items()
+        if "session" in parameters
+    ]
+    assert given_the_session == []
+
+
+def test_the_narrowness_check_sees_wide_protocols() -> None:
+    tree = ast.parse(
+        "class Wide(Protocol):\n"
+        '    """doc"""\n' + "".join(f"    def m{i}(self) -> None: ...\n" for i in range(9))
+    )
+    assert protocol_sizes(tree) == {"Wide": 9}
+    assert init_parameters(ast.parse("class A:\n    def __init__(self, session): ...\n")) == {
+        "A": ["self", "session"]
+    }
+
+
+RENAMED = {
+    "pi_core.agent.abort": "pi_core.abort",
+    "pi_core.agent.tools": "pi_core.agent.tool_calls",
+    "pi_core.events.tools": "pi_core.events.tool_events",
+    "pi_core.agent_session.events": "pi_core.agent_session.session_events",
+    "pi_core.ai.registry": "pi_core.ai.model_registry",
+    "pi_core.plugins.registry": "pi_core.plugins.registrations",
+    "pi_core.plugins.loader": "pi_core.plugins.importing",
+    "pi_core.resources.loader": "pi_core.resources.resource_loader",
+    "pi_core.tools.execution": "pi_core.testing.tools",
+}
+
+
+def test_each_renamed_module_has_one_name() -> None:
+    """A renamed module lives at its new path only: no re-exporting module keeps the old one."""
+    assert [old for old in RENAMED if old in MODULES] == []
+    assert [new for new in RENAMED.values() if new not in MODULES] == []

@@ -38,7 +38,7 @@ from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.widgets import SearchToolbar
 
-from pi_core.agent_session.events import (
+from pi_core.agent_session.session_events import (
     QueueUpdateEvent,
 )
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent.abort import AbortSignal
+from pi_core.abort import AbortSignal
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.plugins.ui import ExtensionUI, NotifyLevel, WidgetPlacement
 

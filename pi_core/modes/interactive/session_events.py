@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from pi_core.agent_session.events import (
+from pi_core.agent_session.session_events import (
     AutoRetryStartEvent,
     CompactionEndEvent,
     CompactionStartEvent,

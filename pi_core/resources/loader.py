@@ -1,3 +1,0 @@
-"""Old path of `pi_core.resources.resource_loader`; kept until in-flight branches merge."""
-
-from pi_core.resources.resource_loader import *  # noqa: F403
