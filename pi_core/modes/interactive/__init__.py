@@ -45,7 +45,7 @@ async def _run_app(
 ) -> int:
     from pi_core.modes.interactive.app import InteractiveApp, print_block
     from pi_core.modes.interactive.header import header
-    from pi_core.modes.interactive.themes.active import startup_theme, watch_theme
+    from pi_core.modes.interactive.themes.active import start_theme_watch, startup_theme
 
     theme, theme_warnings = startup_theme(session)
     width = shutil.get_terminal_size((80, 24)).columns
@@ -58,7 +58,7 @@ async def _run_app(
     for message in session.messages:
         app.transcript.message(message, width)
     app.flush_before_start()
-    app.spawn(watch_theme(app), "theme reload")
+    start_theme_watch(app)
     if resume:
         from pi_core.modes.interactive.selectors.sessions import pick_session
 

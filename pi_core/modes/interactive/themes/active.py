@@ -41,6 +41,12 @@ def load_theme(session: Any, name: str, color: bool = True) -> tuple[Theme, list
         return make_theme(builtin_source("dark"), color), [
             f"theme {name!r} not found (known: {known}); using dark"
         ]
+    if source.path is not None:  # the file may have changed since start-up
+        from pi_core.resources.themes import load_theme_file
+
+        fresh = load_theme_file(source.path)
+        if hasattr(fresh, "data"):
+            source = ThemeSource(name, fresh.data, source.path)
     try:
         return make_theme(source, color), []
     except ThemeError as error:
@@ -110,8 +116,7 @@ def startup_theme(session: Any, color: bool = True) -> tuple[Theme, list[str]]:
     """The theme to start with; on first run, detect the background and save the choice."""
     name = session.settings.get_theme()
     if not name:
-        name = os.environ.get("PI_THEME_BACKGROUND") or detect_background()
-        name = name if name in BUILTIN else "dark"
+        name = detect_background()
         with contextlib.suppress(Exception):
             session.settings.set_theme(name)
     return load_theme(session, name, color)
@@ -130,26 +135,29 @@ def theme_file(session: Any, name: str) -> str | None:
     return source.path if source is not None else None
 
 
-async def watch_theme(app: InteractiveApp) -> None:
+def _stamp(app: InteractiveApp) -> tuple[str | None, float]:
+    path = theme_file(app.session, app.theme.name)
+    if path is None:
+        return (None, 0.0)
+    try:
+        return (path, os.stat(path).st_mtime)
+    except OSError:
+        return (path, 0.0)
+
+
+def start_theme_watch(app: InteractiveApp) -> None:
+    """Note the active theme file's time now, then poll it in the background."""
+    app.spawn(_watch_theme(app, _stamp(app)), "theme reload")
+
+
+async def _watch_theme(app: InteractiveApp, last: tuple[str | None, float]) -> None:
     """Reload the active theme when its file changes; a broken edit keeps the current colours."""
-    last: tuple[str | None, float] = (None, 0.0)
     while True:
         await asyncio.sleep(RELOAD_POLL_SECONDS)
-        path = theme_file(app.session, app.theme.name)
-        if path is None:
-            last = (None, 0.0)
-            continue
-        try:
-            stamp = os.stat(path).st_mtime
-        except OSError:
-            continue
-        if last[0] != path:
-            last = (path, stamp)
-            continue
-        if stamp == last[1]:
-            continue
-        last = (path, stamp)
-        _reload_from_file(app, path)
+        now = _stamp(app)
+        if now[0] is not None and now[0] == last[0] and now[1] != last[1]:
+            _reload_from_file(app, now[0])
+        last = now
 
 
 def _reload_from_file(app: InteractiveApp, path: str) -> None:
