@@ -100,3 +100,38 @@ def test_double_escape_opens_the_tree_or_what_the_setting_says(screen: Screen) -
     screen.ready()
     screen.keys("Escape", "Escape")
     screen.wait_for("Fork from Message")
+
+
+def test_tree_summarizes_the_branch_left_with_custom_instructions(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    ask(screen, "first question", "answer one")
+    ask(screen, "second question", "answer two")
+    open_tree(screen)
+    screen.type("first")
+    screen.wait_for(lambda s: "(1/1)" in s)
+    screen.keys("Enter")
+    screen.wait_for("Summarize branch?")
+    screen.keys("Down", "Down", "Enter")  # with a custom prompt
+    screen.wait_for("Custom summarization instructions")
+    screen.type("mention the zebra")
+    screen.server.queue(chat_stream("we talked about two questions"))
+    screen.keys("Enter")
+    screen.wait_for("Navigated to selected point")
+    summaries = [r for r in session_records(screen) if r["type"] == "branch_summary"]
+    assert summaries and "we talked about two questions" in str(summaries[-1]["summary"])
+    assert "mention the zebra" in json.dumps(screen.server.requests[-1].json())
+
+
+def test_tree_summary_escape_returns_to_the_tree(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    ask(screen, "first question", "answer one")
+    ask(screen, "second question", "answer two")
+    open_tree(screen)
+    screen.keys("Up")
+    screen.wait_for("→ • user: second question")
+    screen.keys("Enter")
+    screen.wait_for("Summarize branch?")
+    screen.keys("Escape")
+    screen.wait_for(lambda s: "→ • user: second question" in s and "Summarize" not in s)

@@ -18,12 +18,17 @@ if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
 
 SORTS = ("threaded", "recent", "relevance")
+RESUME_HINT = (
+    'type to search  re:<pattern> regex  "phrase" exact  ↑↓ move  enter resume  escape cancel\n'
+    "tab scope  ctrl+s sort  ctrl+n named  ctrl+p path  ctrl+r rename  ctrl+d delete"
+)
 
 
 def search(sessions: list[SessionInfo], query: str) -> list[tuple[SessionInfo, int]]:
     """Sessions matching a query with a relevance score (higher is better).
 
-    Words must all occur in the name or the text; `re:PATTERN` is a case-insensitive regex.
+    Words (or "quoted phrases") must all occur in the name or the text; `re:PATTERN` is a
+    case-insensitive regex.
     """
     query = query.strip()
     if not query:
@@ -40,10 +45,10 @@ def search(sessions: list[SessionInfo], query: str) -> list[tuple[SessionInfo, i
             if name_hit or text_hits:
                 found.append((info, (100 if name_hit else 0) + text_hits))
         return found
-    words = query.lower().split()
+    words = [phrase or word for phrase, word in re.findall(r'"([^"]+)"|(\S+)', query.lower())]
     for info in sessions:
         name = (info.name or "").lower()
-        text = (info.first_message + " " + info.all_messages_text).lower()
+        text = (info.first_message + "\n" + info.all_messages_text).lower()
         if all(word in name or word in text for word in words):
             score = sum(100 for word in words if word in name)
             score += sum(text.count(word) for word in words)
@@ -130,6 +135,10 @@ class SessionList:
             rows.append(Row(info, text + where + mark))
         return rows
 
+    def title(self) -> str:
+        """The picker's title, naming the scope."""
+        return "Resume Session (All)" if self.scope == "all" else "Resume Session (Current Folder)"
+
     def status(self) -> str:
         """Scope, sort and filter, as the picker's status line shows them."""
         scope = "all folders" if self.scope == "all" else "this folder"
@@ -151,6 +160,7 @@ def _bind(app: InteractiveApp, picker: Picker, listing: SessionList) -> None:
     def toggle_scope(event: KeyPressEvent) -> None:
         listing.scope = "all" if listing.scope == "current" else "current"
         listing.load()
+        picker.title = listing.title()
         picker.refresh()
 
     def toggle_sort(event: KeyPressEvent) -> None:
@@ -191,7 +201,7 @@ async def pick_session(app: InteractiveApp, *, exit_on_cancel: bool = False) -> 
     query = ""
     selected: Any = None
     while True:
-        picker = Picker("picker", "Resume Session", source=listing.rows, prefill=query)
+        picker = Picker("picker", listing.title(), source=listing.rows, prefill=query)
         picker.status = listing.status
         picker.hint = (
             "type to search (re: for a regex)  ↑↓ move  enter resume  tab scope  "
