@@ -37,6 +37,7 @@ from prompt_toolkit.layout import (
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
+from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
 from pi_core.agent_session.events import (
@@ -57,7 +58,8 @@ from pi_core.modes.interactive.session_events import (
     handle_event,
     run_user_bash,
 )
-from pi_core.modes.interactive.theme import STYLE, Theme
+from pi_core.modes.interactive.theme import Theme
+from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -111,7 +113,7 @@ class InteractiveApp:
                     dialog_own_keys(self),
                 ]
             ),
-            style=STYLE,
+            style=DynamicStyle(lambda: prompt_style(self.theme)),
             full_screen=False,
             mouse_support=False,
             min_redraw_interval=FRAME_SECONDS,
