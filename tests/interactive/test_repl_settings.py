@@ -162,3 +162,30 @@ def test_keybindings_file_rebinds_and_warns_about_unknown_actions(screen: Screen
     lines = stripped_lines(shown)
     assert any(line.startswith("ctrl+x") and "app.model.cycleForward" in line for line in lines)
     assert any(line.startswith("alt+m") and "app.model.select" in line for line in lines)
+
+
+THEME_PLUGIN = """
+from pi_core import hookimpl
+from pi_core.events.session import ResourcesDiscoverResult
+
+
+@hookimpl
+def resources_discover(event, ctx):
+    return ResourcesDiscoverResult(theme_paths=[{folder!r}])
+"""
+
+
+def test_a_plugin_contributes_a_theme_through_resources_discover(screen: Screen) -> None:
+    folder = screen.home / "plugin-themes"
+    folder.mkdir()
+    theme = {"name": "plugged", "vars": dict(DARK["vars"]), "colors": dict(DARK["colors"])}
+    (folder / "plugged.json").write_text(json.dumps(theme))
+    plugin = screen.home / "theme_plugin.py"
+    plugin.write_text(THEME_PLUGIN.format(folder=str(folder)))
+    set_settings(screen, theme="plugged")
+    screen.start("-e", str(plugin))
+    shown = screen.ready()
+    assert "Warning" not in shown
+    command(screen, "/settings")
+    screen.type("theme")
+    screen.wait_for(lambda s: "→ Theme" in s and "plugged" in s)
