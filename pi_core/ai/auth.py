@@ -63,6 +63,31 @@ class AuthStorage:
             atomic_write(self.path, json.dumps(current, indent=2), mode=PRIVATE_MODE)
             self._data = current
 
+    def remove(self, provider: str) -> bool:
+        """Delete `provider`'s entry from auth.json under pi's lock; False when it had none.
+        A file that cannot be read is never written over (ValueError)."""
+        from pi_core.fileio import PRIVATE_MODE, atomic_write, pi_lock
+
+        if not self.path.exists():
+            return False
+        with pi_lock(self.path):
+            self.error = None
+            current = self._read()
+            if self.error is not None:
+                raise ValueError(
+                    f"refusing to write auth.json: {self.error}; fix or remove it first"
+                )
+            if provider not in current:
+                return False
+            del current[provider]
+            atomic_write(self.path, json.dumps(current, indent=2), mode=PRIVATE_MODE)
+            self._data = current
+        return True
+
+    def stored_providers(self) -> list[str]:
+        """Return the providers auth.json holds credentials for."""
+        return sorted(self._data)
+
     def has_credentials(self, provider: str) -> bool:
         """Return whether auth.json or the runtime holds something for `provider`."""
         return provider in self._runtime or provider in self._data

@@ -194,6 +194,10 @@ async def open_session(
             (choice.model, choice.thinking_level)
             for choice in map(session.model_registry.resolve, options.models)
         ]
+    elif settings.get_enabled_models():
+        from pi_core.ai.model_scope import resolve_scope
+
+        session.scoped_models = resolve_scope(registry, settings.get_enabled_models() or [])
     return session
 
 

@@ -69,6 +69,9 @@ class Recorder:
     def notify(self, message: str) -> None:
         self.calls.append(("notify", message))
 
+    def escape_on_empty(self) -> None:
+        self.calls.append(("escape_on_empty", None))
+
     def names(self) -> list[str]:
         return [name for name, _ in self.calls if name != "notify"]
 

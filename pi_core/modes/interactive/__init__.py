@@ -16,6 +16,9 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
     from pi_core.modes.startup import StartupError, open_session
 
     dumb = os.environ.get("TERM", "") == "dumb"
+    resume = bool(getattr(options, "resume", False)) and not dumb
+    if resume:
+        options.resume = False  # the picker runs inside the REPL, on a fresh session
     ui = InteractiveUI()
     if not dumb:
         manager.runtime.ui = ui
@@ -32,23 +35,32 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
             from pi_core.modes.interactive.dumb import DumbRepl
 
             return await DumbRepl(session).run(first or None, images)
-        return await _run_app(session, ui, first or None, images, messages[1:])
+        return await _run_app(session, ui, first or None, images, messages[1:], resume)
     finally:
         await session.shutdown()
 
 
-async def _run_app(session: Any, ui: Any, first: str | None, images: Any, more: list[str]) -> int:
+async def _run_app(
+    session: Any, ui: Any, first: str | None, images: Any, more: list[str], resume: bool = False
+) -> int:
     from pi_core.modes.interactive.app import InteractiveApp, print_block
     from pi_core.modes.interactive.header import header
-    from pi_core.modes.interactive.theme import Theme
+    from pi_core.modes.interactive.themes.active import start_theme_watch, startup_theme
 
-    theme = Theme()
+    theme, theme_warnings = startup_theme(session)
     width = shutil.get_terminal_size((80, 24)).columns
     block = header(session, bool(session.settings.get_quiet_startup()))
     if block is not None:
         print_block(block, theme, width)
     app = InteractiveApp(session, ui, theme)
+    for warning in theme_warnings:
+        app.transcript.status(f"Warning: {warning}", "yellow")
     for message in session.messages:
         app.transcript.message(message, width)
     app.flush_before_start()
+    start_theme_watch(app)
+    if resume:
+        from pi_core.modes.interactive.selectors.sessions import pick_session
+
+        app.spawn(pick_session(app, exit_on_cancel=True), "resume")
     return await app.run(first, images, more)

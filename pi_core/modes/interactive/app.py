@@ -36,6 +36,8 @@ from prompt_toolkit.layout import (
 )
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
+from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
 from pi_core.agent_session.session_events import (
@@ -47,14 +49,17 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_lines
+from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import render_ansi
+from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
     flush_pending_bash,
     handle_event,
     run_user_bash,
 )
-from pi_core.modes.interactive.theme import STYLE, Theme
+from pi_core.modes.interactive.theme import Theme
+from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -97,12 +102,18 @@ class InteractiveApp:
         self.search = SearchToolbar()
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
+        self.keymap = Keymap()
         self.app: Application[int] = Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
-                [load_key_bindings(), self._dynamic_keys(), self._dialog_keys()]
+                [
+                    load_key_bindings(),
+                    self._dynamic_keys(),
+                    self._dialog_keys(),
+                    dialog_own_keys(self),
+                ]
             ),
-            style=STYLE,
+            style=DynamicStyle(lambda: prompt_style(self.theme)),
             full_screen=False,
             mouse_support=False,
             min_redraw_interval=FRAME_SECONDS,
@@ -131,7 +142,15 @@ class InteractiveApp:
         )
         dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
         dialog_input = Window(
-            BufferControl(self.dialog_buffer),
+            BufferControl(
+                self.dialog_buffer,
+                input_processors=[
+                    ConditionalProcessor(
+                        PasswordProcessor(),
+                        Condition(lambda: self.dialog is not None and self.dialog.password),
+                    )
+                ],
+            ),
             height=lambda: Dimension(min=1, max=10),
             dont_extend_height=True,
             wrap_lines=True,
@@ -246,6 +265,15 @@ class InteractiveApp:
         self.kb_holder = build_key_bindings(
             self, dialog_open=Condition(lambda: self.dialog is not None), shortcuts=shortcuts
         )
+        install_keymap(self)
+
+    def run_command(self, name: str, args: str) -> None:
+        """Run a built-in slash command as if typed."""
+        self.spawn(BUILTINS[name].handler(self, args), f"/{name}")
+
+    def escape_on_empty(self) -> None:
+        """Esc on an empty editor with nothing to abort: a second one runs doubleEscapeAction."""
+        on_double_escape(self)
 
     def _shortcut_runner(self, handler: Any) -> Any:
         def run() -> None:

@@ -236,6 +236,16 @@ BUILTINS: dict[str, Builtin] = {
 }
 
 
+def _add_selector_commands() -> None:
+    from pi_core.modes.interactive.ui_commands import selector_commands
+
+    for name, description, handler in selector_commands(_model):
+        BUILTINS[name] = Builtin(name, description, handler)
+
+
+_add_selector_commands()
+
+
 def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
     """Every `/` command: built-ins, plugin commands, prompt templates and skills."""
     entries = [

@@ -25,6 +25,7 @@ class Dialog:
         default_factory=lambda: asyncio.get_event_loop().create_future()
     )
     deadline: float | None = None
+    password: bool = False  # the text field shows `*` for each character
 
     @property
     def takes_text(self) -> bool:

@@ -64,6 +64,9 @@ class Actions(Protocol):
     def notify(self, message: str) -> None:
         """Show a status line."""
 
+    def escape_on_empty(self) -> None:
+        """Esc on an empty editor with nothing to abort (twice: doubleEscapeAction)."""
+
 
 DOUBLE_PRESS_SECONDS = 0.5
 
@@ -152,6 +155,8 @@ def build_key_bindings(
             return
         if buffer.text.startswith("!"):
             buffer.reset()
+        elif not buffer.text:
+            actions.escape_on_empty()
 
     @kb.add("c-c", filter=editing)
     def _clear(event: KeyPressEvent) -> None:

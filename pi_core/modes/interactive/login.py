@@ -1,0 +1,73 @@
+"""`/login` and `/logout`: store or remove a provider's API key in auth.json.
+
+Only API keys: subscription (OAuth) logins are not supported. The key is typed into a masked
+field, never echoed, and written under pi's lock with mode 0600 (AuthStorage.set_api_key).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pi_core.modes.interactive.dialogs import Dialog
+from pi_core.modes.interactive.selectors.picker import Picker, Row, fuzzy_score, run_dialog
+
+if TYPE_CHECKING:
+    from pi_core.modes.interactive.app import InteractiveApp
+
+LOGIN_HELP = "Store an API key for a provider (API keys only; subscription logins unsupported)"
+LOGOUT_HELP = "Remove a provider's stored API key from auth.json"
+
+
+def _providers(app: InteractiveApp) -> list[str]:
+    return sorted({model.provider for model in app.session.model_registry.all_models()})
+
+
+async def _pick_provider(app: InteractiveApp, title: str, providers: list[str]) -> str | None:
+    def rows(query: str) -> list[Row]:
+        scored = [(fuzzy_score(query, p), p) for p in providers]
+        return [Row(p, p) for s, p in sorted((s, p) for s, p in scored if s is not None)]
+
+    answer = await run_dialog(app, Picker("picker", title, source=rows))
+    return answer if isinstance(answer, str) else None
+
+
+async def login(app: InteractiveApp, args: str) -> None:
+    """Ask for a provider and its key; store the key in auth.json."""
+    providers = _providers(app)
+    provider = args.strip() or await _pick_provider(app, "Log in to (API key)", providers)
+    if not provider:
+        return
+    note = "Subscription (OAuth) logins are not supported; paste an API key."
+    dialog = Dialog("input", f"API key for {provider}", message=note, password=True)
+    key = await run_dialog(app, dialog)
+    if not key or not key.strip():
+        app.transcript.status("Login cancelled")
+        return
+    auth = app.session.model_registry.auth
+    try:
+        auth.set_api_key(provider, key.strip())
+    except (OSError, ValueError) as error:
+        app.transcript.status(f"Error: {error}", "red")
+        return
+    app.transcript.status(f"✓ Saved the API key for {provider} in {auth.path}", "green")
+
+
+async def logout(app: InteractiveApp, args: str) -> None:
+    """Remove a provider's entry from auth.json (after choosing it)."""
+    auth = app.session.model_registry.auth
+    stored = auth.stored_providers()
+    if not stored:
+        app.transcript.status("No stored credentials in auth.json")
+        return
+    provider = args.strip() or await _pick_provider(app, "Log out of", stored)
+    if not provider:
+        return
+    if provider not in stored:
+        app.transcript.status(f"No stored credentials for {provider}", "yellow")
+        return
+    try:
+        auth.remove(provider)
+    except (OSError, ValueError) as error:
+        app.transcript.status(f"Error: {error}", "red")
+        return
+    app.transcript.status(f"Removed the credentials of {provider} from {auth.path}")

@@ -1,0 +1,144 @@
+"""`/settings`: a searchable list of the settings the REPL uses, changed in place, saved at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pi_core.modes.interactive.selectors.picker import Picker, Row, matches_tokens, run_dialog
+
+if TYPE_CHECKING:
+    from pi_core.modes.interactive.app import InteractiveApp
+
+BOOLEAN = ("true", "false")
+QUEUE_MODES = ("one-at-a-time", "all")
+
+
+@dataclass(frozen=True)
+class SettingSpec:
+    """One setting: its settings.json key path, label, choices and default."""
+
+    key: str
+    label: str
+    choices: tuple[str, ...] | Callable[[InteractiveApp], tuple[str, ...]]
+    default: Any
+    help: str
+
+
+def _themes(app: InteractiveApp) -> tuple[str, ...]:
+    from pi_core.modes.interactive.themes.active import available_themes
+
+    return tuple(available_themes(app.session))
+
+
+def _levels(app: InteractiveApp) -> tuple[str, ...]:
+    from pi_core.thinking import THINKING_LEVELS
+
+    return tuple(THINKING_LEVELS)
+
+
+SETTINGS: tuple[SettingSpec, ...] = (
+    SettingSpec("theme", "Theme", _themes, "dark", "colours of the REPL (previewed live)"),
+    SettingSpec("hideThinkingBlock", "Hide thinking", BOOLEAN, False, "Ctrl+T toggles it too"),
+    SettingSpec("defaultThinkingLevel", "Default thinking level", _levels, "medium",
+                "for new sessions"),
+    SettingSpec("compaction.enabled", "Auto-compact", BOOLEAN, True,
+                "compact when the context fills up"),
+    SettingSpec("retry.enabled", "Retry on errors", BOOLEAN, True,
+                "retry overloaded / rate-limited requests"),
+    SettingSpec("steeringMode", "Steering mode", QUEUE_MODES, "one-at-a-time",
+                "how queued steering messages are delivered"),
+    SettingSpec("followUpMode", "Follow-up mode", QUEUE_MODES, "one-at-a-time",
+                "how queued follow-ups are delivered"),
+    SettingSpec("doubleEscapeAction", "Double Esc", ("tree", "fork", "none"), "tree",
+                "what Esc twice on an empty editor opens"),
+    SettingSpec("treeFilterMode", "Tree filter",
+                ("default", "no-tools", "user-only", "labeled-only", "all"), "default",
+                "the filter /tree opens with"),
+    SettingSpec("branchSummary.skipPrompt", "Skip branch summary prompt", BOOLEAN, False,
+                "/tree never asks and never summarizes"),
+    SettingSpec("quietStartup", "Quiet startup", BOOLEAN, False, "hide the start-up header"),
+    SettingSpec("showImages", "Show images", BOOLEAN, True, "draw images in the terminal"),
+    SettingSpec("enableSkillCommands", "Skill commands", BOOLEAN, True,
+                "offer /skill:name commands"),
+)  # fmt: skip
+
+
+def current_value(app: InteractiveApp, spec: SettingSpec) -> str:
+    """The setting's value as text (the default when unset)."""
+    value = app.session.settings.get_raw(spec.key, spec.default)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _choices(app: InteractiveApp, spec: SettingSpec) -> tuple[str, ...]:
+    return spec.choices(app) if callable(spec.choices) else spec.choices
+
+
+def save(app: InteractiveApp, spec: SettingSpec, text: str) -> None:
+    """Write the value to settings.json and apply what can change while running."""
+    value: Any = text == "true" if spec.choices == BOOLEAN else text
+    app.session.settings.set(spec.key, value)
+    if spec.key == "hideThinkingBlock":
+        app.transcript.hide_thinking = bool(value)
+    if spec.key == "theme":
+        _preview(app, text)
+
+
+def _preview(app: InteractiveApp, name: str) -> None:
+    from pi_core.modes.interactive.themes.active import apply_theme, load_theme
+
+    theme, warnings = load_theme(app.session, name, app.theme.color)
+    for warning in warnings:
+        app.transcript.status(f"Warning: {warning}", "yellow")
+    apply_theme(app, theme)
+
+
+async def open_settings(app: InteractiveApp, args: str = "") -> None:
+    """The list: Enter flips a yes/no setting or opens the choices of another one."""
+    width = max(len(spec.label) for spec in SETTINGS)
+
+    def rows(query: str) -> list[Row]:
+        found = []
+        for spec in SETTINGS:
+            line = f"{spec.label.ljust(width)}  {current_value(app, spec)}"
+            if matches_tokens(query, f"{spec.label} {spec.key} {spec.help}"):
+                found.append(Row(spec, f"{line}   ({spec.help})"))
+        return found
+
+    query = ""
+    selected: Any = None
+    while True:
+        picker = Picker("picker", "Settings", source=rows, prefill=query)
+        picker.hint = "type to search  ↑↓ move  enter change  escape close"
+        picker.refresh(selected)
+        spec = await run_dialog(app, picker)
+        query = picker.query
+        if spec is None:
+            return
+        selected = spec
+        choices = _choices(app, spec)
+        if choices == BOOLEAN:
+            flipped = "false" if current_value(app, spec) == "true" else "true"
+            save(app, spec, flipped)
+            continue
+        await _choose_value(app, spec, choices)
+
+
+async def _choose_value(app: InteractiveApp, spec: SettingSpec, choices: tuple[str, ...]) -> None:
+    before = current_value(app, spec)
+    picker = Picker(
+        "picker", spec.label, source=lambda q: [Row(c, c) for c in choices if matches_tokens(q, c)]
+    )
+    picker.hint = "↑↓ move  enter choose  escape back"
+    picker.refresh(before)
+    if spec.key == "theme":
+        picker.on_move = lambda row: _preview(app, row.value) if row is not None else None
+    chosen = await run_dialog(app, picker)
+    if chosen is None:
+        if spec.key == "theme":
+            _preview(app, before)  # the preview ends where it started
+        return
+    save(app, spec, chosen)

@@ -1,0 +1,1 @@
+"""Themes in pi's JSON format: built-in dark and light, custom files, detection and hot reload."""
