@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pi_core.export.markdown import escape, render_markdown
-from pi_core.export.tools import image_html, render_tool_call
+from pi_core.export.tools import expandable_output, image_html, render_tool_call
 from pi_core.export.tree import RawEntry, string, text_of
 
 _SKILL = re.compile(
@@ -142,8 +142,6 @@ def _user(content: Any) -> str:
 
 
 def _bash_execution(message: RawEntry) -> str:
-    from pi_core.export.tools import expandable_output
-
     exit_code = message.get("exitCode")
     html = f'<div class="tool-command">$ {escape(string(message.get("command")))}</div>'
     output = string(message.get("output"))

@@ -18,6 +18,20 @@ if TYPE_CHECKING:
 
 PYGMENTS_STYLE = "github-dark"
 HIGHLIGHT_LIMIT = 256 * 1024  # longer code is shown plain: highlighting it would take seconds
+# Characters of code one export highlights; past that, code is shown plain. Pygments is the slow
+# part of an export (about two thirds of it), and the page renders the newest entries first, so
+# a huge session keeps colour where people look and still exports in seconds.
+HIGHLIGHT_BUDGET = 2_000_000
+
+
+class _Budget:
+    left = HIGHLIGHT_BUDGET
+
+
+def reset_highlight_budget(characters: int = HIGHLIGHT_BUDGET) -> None:
+    """Start an export's allowance of highlighted characters."""
+    _Budget.left = characters
+
 
 _SAFE_SCHEMES = ("http", "https", "mailto")
 _SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):")
@@ -100,7 +114,8 @@ def _plain_paragraphs(text: str) -> str:
     for block in re.split(r"\n[ \t]*\n", text.strip("\n")):
         lines = [line.strip() for line in block.split("\n")]
         if any(lines):
-            parts.append("<p>" + "<br>\n".join(escape(line) for line in lines) + "</p>\n")
+            shown = (html.escape(line, quote=False).replace('"', "&quot;") for line in lines)
+            parts.append("<p>" + "<br />\n".join(shown) + "</p>\n")
     return "".join(parts)
 
 
@@ -174,8 +189,9 @@ def highlight_code(code: str, lexer: Lexer | None) -> str:
     Only coloured tokens get a span, and neighbours of one colour share it: half the size of
     pygments' HtmlFormatter output for the same colours.
     """
-    if lexer is None or len(code) > HIGHLIGHT_LIMIT:
+    if lexer is None or len(code) > HIGHLIGHT_LIMIT or len(code) > _Budget.left:
         return escape(code)
+    _Budget.left -= len(code)
     out: list[str] = []
     current, pending = "", list[str]()
     for ttype, value in lexer.get_tokens(code):
