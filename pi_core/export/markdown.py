@@ -22,15 +22,20 @@ HIGHLIGHT_LIMIT = 256 * 1024  # longer code is shown plain: highlighting it woul
 # part of an export (about two thirds of it), and the page renders the newest entries first, so
 # a huge session keeps colour where people look and still exports in seconds.
 HIGHLIGHT_BUDGET = 2_000_000
+# The same for markdown: past this many characters, text is shown as written (escaped, spacing
+# kept). Sessions up to about ten times the size of a long working day stay fully rendered.
+MARKDOWN_BUDGET = 4_000_000
 
 
 class _Budget:
     left = HIGHLIGHT_BUDGET
+    markdown_left = MARKDOWN_BUDGET
 
 
-def reset_highlight_budget(characters: int = HIGHLIGHT_BUDGET) -> None:
-    """Start an export's allowance of highlighted characters."""
-    _Budget.left = characters
+def reset_budgets() -> None:
+    """Start an export's allowance of highlighted code and of markdown."""
+    _Budget.left = HIGHLIGHT_BUDGET
+    _Budget.markdown_left = MARKDOWN_BUDGET
 
 
 _SAFE_SCHEMES = ("http", "https", "mailto")
@@ -38,7 +43,7 @@ _SCHEME = re.compile(r"^([a-z][a-z0-9+.\-]*):")
 _INVISIBLE = re.compile(r"[\x00-\x20\x7f]+")
 _EMBEDDED_IMAGE = re.compile(r"^data:image/(?:png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]*$", re.I)
 # Text without any of these renders as plain paragraphs: no markdown-it pass needed.
-_MARKDOWN_SYNTAX = re.compile(r"[\\`*_\[\]<>#!|~&=+\-]|^\s*\d+[.)]|^ {4}|^\t", re.M)
+_MARKDOWN_SYNTAX = re.compile(r"[\\`*_\[\]<&|~]|^\s*(?:[-+>#=]|\d+[.)])|^ {4}|^\t", re.M)
 
 
 def escape(text: str) -> str:
@@ -101,11 +106,21 @@ def _render_link_open(self: Any, tokens: list[Token], idx: int, options: Any, en
     return f'<a href="{escape(href)}"{title_attr} rel="noopener noreferrer nofollow">'
 
 
-@lru_cache(maxsize=4096)
 def render_markdown(text: str) -> str:
-    """Render markdown (GFM tables and strikethrough, line breaks kept) to inert HTML."""
+    """Render markdown (GFM tables and strikethrough, line breaks kept) to inert HTML.
+
+    Past the export's markdown budget, the text is shown as written instead.
+    """
     if not _MARKDOWN_SYNTAX.search(text):
         return _plain_paragraphs(text)
+    if len(text) > _Budget.markdown_left:
+        return f'<div class="as-written">{escape(text)}</div>'
+    _Budget.markdown_left -= len(text)
+    return _render_with_parser(text)
+
+
+@lru_cache(maxsize=4096)
+def _render_with_parser(text: str) -> str:
     return str(_parser().render(text))
 
 

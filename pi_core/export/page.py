@@ -12,7 +12,7 @@ from importlib.resources import files
 from typing import Any
 
 from pi_core.export.entries import EntryRenderer
-from pi_core.export.markdown import escape, highlight_css, reset_highlight_budget
+from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.tree import RawEntry, SessionTree, string
 
 
@@ -209,8 +209,8 @@ def render_page(page: PageInput) -> str:
     """The whole self-contained HTML document."""
     tree = page.tree
     renderer = EntryRenderer(tree.entries, page.home)
-    reset_highlight_budget()
-    # Newest first: when the highlighting budget runs out, the oldest code is the plain code.
+    reset_budgets()
+    # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
     templates = [
         f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
         for entry in reversed(tree.entries)

@@ -159,6 +159,9 @@ class SessionTree:
         label = self.labels.get(entry_id)
         if label:
             row["label"] = label
+        kids = self.children.get(entry_id, [])
+        if len(kids) > 1:
+            row["newest"] = kids[-1]  # where a click on this entry goes: the newest child
         return row
 
 

@@ -95,6 +95,12 @@ def test_clicking_tree_rows_filters_search_and_toggles(page: Path, browser: DevT
     assert browser.evaluate(shown)[-1] == "entry-a4"
     browser.evaluate("document.querySelector('.tree-row[data-id=\"u2\"]').click()")
     assert browser.evaluate(shown)[-1] == "entry-a3"  # the newest leaf through u2
+    browser.evaluate("document.querySelector('.tree-row[data-id=\"r1\"]').click()")
+    assert browser.evaluate(shown)[-1] == "entry-a3"  # r1 is on the path shown: it stays
+    browser.evaluate("location.hash = '#u3'")  # a link into the other branch
+    browser.evaluate("new Promise(r => setTimeout(r, 200))")
+    assert browser.evaluate(shown)[-1] == "entry-a4"
+    browser.evaluate("document.querySelector('.tree-row[data-id=\"u2\"]').click()")
     assert browser.evaluate("location.hash") == "#u2"
     assert browser.evaluate("document.querySelector('.tree-row.selected').dataset.id") == "u2"
     rows = "Array.from(document.querySelectorAll('.tree-row')).map(e => e.dataset.id)"

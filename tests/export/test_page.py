@@ -83,6 +83,7 @@ def test_the_page_shows_stats_tools_branches_and_blocks(tmp_path: Path) -> None:
     assert rows["u3"]["label"] == "side"
     # r3 has two children: the active branch (to the leaf) is listed first
     assert rows["b1"]["branch"] == "├" and rows["a2"]["branch"] == "└"
+    assert rows["r3"]["newest"] == "b1" and "newest" not in rows["a2"]
     assert [row["id"] for row in data["rows"]][:4] == ["m1", "u1", "a1", "r1"]
 
 
@@ -130,6 +131,14 @@ def test_hostile_content_stays_inert(tmp_path: Path) -> None:
         "  indented a bit\nnext",
         "émoji 🎉 ok",
         'it\'s "quoted"',
+        "a - b + c = d # e > f ! g: h",
+        "x\n- list",
+        "x\n---",
+        "x\n> quote",
+        "x\n# head",
+        "1. one",
+        "a\n    b",
+        "trailing  \nspaces",
     ],
 )
 def test_plain_text_renders_as_markdown_it_would(text: str) -> None:
@@ -221,3 +230,25 @@ def test_the_branch_exports_as_a_linear_session(tmp_path: Path) -> None:
     assert [r["parentId"] for r in records[1:]] == [None, *ids[:-1]]
     reopened = SessionManager.open(out)
     assert reopened.get_leaf_id() == "l1"
+
+
+def test_past_the_budgets_the_oldest_entries_are_shown_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pi_core.export.markdown as markdown
+
+    source = write_session(tmp_path / "s.jsonl", ordinary_session())
+    # the markdown of b1, k1 and a2, the newest ones (a4, u3, a3 and u2 are plain text)
+    newer = [
+        "Tried the **other** way",
+        "## Goal\nFix the bug",
+        "| col | val |\n|---|---|\n| a | 1 |",
+    ]
+    monkeypatch.setattr(markdown, "MARKDOWN_BUDGET", sum(map(len, newer)))
+    monkeypatch.setattr(markdown, "HIGHLIGHT_BUDGET", 0)
+    page = export_file_to_html(source, tmp_path / "s.html").path.read_text()
+    bodies = templates(page)
+    assert "<table>" in bodies["a2"]
+    assert '<div class="as-written">Reading it:' in bodies["a1"]  # older: as written
+    assert re.search(r'<span class="(?!timestamp|tool-)', bodies["a1"]) is None  # no colours
+    assert "Please **fix** the bug in `app.py`" in bodies["u1"]

@@ -38,11 +38,11 @@
   }
 
   function newestLeafUnder(id) {
+    // As pi does: follow the newest child at each level.
     var seen = new Set();
     while (children.has(id) && !seen.has(id)) {
       seen.add(id);
-      var kids = children.get(id);
-      id = kids[kids.length - 1];
+      id = byId.get(id).newest || children.get(id)[0];
     }
     return id;
   }
