@@ -397,7 +397,7 @@ async def _export_html(server: RpcServer, command: dict[str, Any]) -> Any:
     if output is not None and not isinstance(output, str):
         raise CommandError("Field 'outputPath' of command 'export_html' has the wrong type")
     try:
-        result = export_agent_session(server.session, output or None)
+        result = await asyncio.to_thread(export_agent_session, server.session, output or None)
     except ExportError as error:
         raise CommandError(str(error)) from None
     return {"path": str(result.path)}
