@@ -6,7 +6,7 @@
 folder; with neither, only our side is measured and pi's column shows "—". Both sides run against
 the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
 fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
-version, help, print, rpc, history, stream, hooks, sessions, tools.
+version, help, print, rpc, history, stream, hooks, sessions, tools, export.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from harness.pi import install_pi, our_pi, package_dir, version_of
 from harness.scenarios import TimedFakeServer
 from harness.table import LEGEND, Row, render
 
-GROUPS = ("version", "help", "print", "rpc", "history", "stream", "hooks", "sessions", "tools")
+GROUPS = ("version", "help", "print", "rpc", "history", "stream", "hooks", "sessions", "tools",
+          "export")  # fmt: skip
 
 
 @dataclass
@@ -50,6 +51,8 @@ class Settings:
     dispatch_events: int = 20_000
     tool_runs: int = 7
     session_prompts: int = 150
+    export_entries: int = 100_000
+    export_runs: int = 1
 
 
 QUICK = Settings(
@@ -63,6 +66,7 @@ QUICK = Settings(
     dispatch_events=1_000,
     tool_runs=1,
     session_prompts=10,
+    export_entries=2_000,
 )
 
 
@@ -330,6 +334,27 @@ class Run:
                 )
             )
 
+    def export(self) -> None:
+        """`pi --export` of a generated session: wall, peak RSS and the page's size."""
+        import export
+
+        entries, runs = self.settings.export_entries, self.settings.export_runs
+        progress("export: ours" + (" and pi" if self.pi else ""))
+        folder = self.root / "export"
+        folder.mkdir()
+        pi = self.pi.executable if self.pi else None
+        ours_pi = self.ours.executable
+        size_mb, ours, theirs = export.measure_export(folder, entries, ours_pi, pi, runs)
+        label = f"`pi --export` of a {entries:,}-entry session ({size(size_mb)})"
+        self.rows += [
+            Row(f"{label}: wall (median of {runs})", "s", ours.summary.median,
+                theirs.summary.median if theirs else None, key="export"),
+            Row(f"{label}: peak RSS", "MiB", ours.summary.peak_mib,
+                theirs.summary.peak_mib if theirs else None, key="export"),
+            Row(f"{label}: page size", "MB", ours.size_mb, theirs.size_mb if theirs else None,
+                key="export"),
+        ]  # fmt: skip
+
     def tools(self) -> None:
         """grep and find over the standard library tree, one call each, in-process."""
         import tools
@@ -434,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
             "hooks": run.hooks,
             "sessions": run.sessions,
             "tools": run.tools,
+            "export": run.export,
         }
         try:
             for group in GROUPS:

@@ -175,6 +175,13 @@ Examples:
     metavar="[SEARCH]",
     help="List available models (optionally matching SEARCH).",
 )
+@click.option(
+    "--export",
+    "export_file",
+    metavar="FILE",
+    help="Export a session file to HTML and exit (output: the first message, or "
+    "pi-session-<name>.html).",
+)
 @click.option("--verbose", is_flag=True, help="Verbose start-up.")
 @click.option("--offline", is_flag=True, help="No start-up network operations (PI_OFFLINE=1).")
 @click.argument("arguments", nargs=-1)
@@ -188,6 +195,11 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     verbose = values.pop("verbose")
     print_mode, mode = values.pop("print_mode"), values.pop("mode")
     list_models = values.pop("list_models")
+    export_file = values.pop("export_file")
+    if export_file is not None:
+        from pi_core.modes.export_cli import export_and_exit
+
+        export_and_exit(export_file, [a for a in arguments if not a.startswith("@")])
     flag_values = {
         key.removeprefix("pi_flag_"): value
         for key, value in list(values.items())

@@ -389,6 +389,20 @@ async def _set_name(server: RpcServer, command: dict[str, Any]) -> Any:
     return _NO_DATA
 
 
+async def _export_html(server: RpcServer, command: dict[str, Any]) -> Any:
+    from pi_core.export import ExportError
+    from pi_core.export.live import export_agent_session
+
+    output = command.get("outputPath")
+    if output is not None and not isinstance(output, str):
+        raise CommandError("Field 'outputPath' of command 'export_html' has the wrong type")
+    try:
+        result = await asyncio.to_thread(export_agent_session, server.session, output or None)
+    except ExportError as error:
+        raise CommandError(str(error)) from None
+    return {"path": str(result.path)}
+
+
 async def _messages(server: RpcServer, command: dict[str, Any]) -> Any:
     return {"messages": server.session.messages}
 
@@ -428,8 +442,9 @@ HANDLERS: dict[str, Handler] = {
     "set_session_name": _set_name,
     "get_messages": _messages,
     "get_commands": _commands,
+    "export_html": _export_html,
 }
-"""Every command pi 0.73.1's RPC mode knows, except export_html (no HTML export yet)."""
+"""Every command pi 0.73.1's RPC mode knows."""
 
 
 async def run_rpc_mode(session: AgentSession, ui: RpcUI) -> int:

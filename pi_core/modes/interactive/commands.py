@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pi_core.modes.interactive.completion import SlashEntry
+from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
@@ -231,6 +232,9 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("fork", "Fork a new session from an earlier message", _fork),
         Builtin("clone", "Duplicate the current session", _clone),
         Builtin("model", "Switch model: /model provider/id", _model),
+        Builtin("export", "Export the session to HTML (or the branch to .jsonl)", export_command),
+        Builtin("import", "Replace the session with a .jsonl file", import_command),
+        Builtin("share", "Share the session as a secret GitHub gist (needs gh)", share_command),
         Builtin("quit", "Quit pi", _quit),
     )
 }

@@ -1,0 +1,240 @@
+"""Assembling the page: stats, system prompt, tools, entry templates, data, CSS and script."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from pi_core.export.entries import EntryRenderer
+from pi_core.export.markdown import escape, highlight_css, reset_budgets
+from pi_core.export.tree import RawEntry, SessionTree, string
+
+
+@dataclass
+class ToolInfo:
+    """A tool as listed in the page: name, description and JSON-schema parameters."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PageInput:
+    """Everything the page shows."""
+
+    tree: SessionTree
+    jsonl: bytes
+    file_name: str
+    system_prompt: str | None = None
+    tools: list[ToolInfo] | None = None
+    home: str = ""
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@lru_cache(maxsize=1)
+def _asset(name: str) -> str:
+    return files("pi_core.export").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def compute_stats(entries: list[RawEntry]) -> dict[str, Any]:
+    """Message counts, tool calls, tokens, cost and models over every entry (every branch)."""
+    counts = dict.fromkeys(
+        (
+            "user",
+            "assistant",
+            "toolResults",
+            "custom",
+            "compactions",
+            "branchSummaries",
+            "toolCalls",
+        ),
+        0,
+    )
+    tokens = dict.fromkeys(("input", "output", "cacheRead", "cacheWrite"), 0)
+    cost = 0.0
+    models: dict[str, None] = {}
+    for entry in entries:
+        kind = entry.get("type")
+        message = entry.get("message") if kind == "message" else None
+        if isinstance(message, dict):
+            role = message.get("role")
+            if role == "user":
+                counts["user"] += 1
+            elif role == "toolResult":
+                counts["toolResults"] += 1
+            elif role == "assistant":
+                counts["assistant"] += 1
+                model = string(message.get("model"))
+                if model:
+                    provider = string(message.get("provider"))
+                    models[f"{provider}/{model}" if provider else model] = None
+                usage = message.get("usage")
+                if isinstance(usage, dict):
+                    for key in tokens:
+                        tokens[key] += _int(usage.get(key))
+                    spent = usage.get("cost")
+                    if isinstance(spent, dict):
+                        cost += sum(_float(spent.get(k)) for k in tokens)
+                content = message.get("content")
+                if isinstance(content, list):
+                    counts["toolCalls"] += sum(
+                        1 for b in content if isinstance(b, dict) and b.get("type") == "toolCall"
+                    )
+        elif kind == "compaction":
+            counts["compactions"] += 1
+        elif kind == "branch_summary":
+            counts["branchSummaries"] += 1
+        elif kind == "custom_message":
+            counts["custom"] += 1
+    return {"counts": counts, "tokens": tokens, "cost": cost, "models": list(models)}
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _float(value: Any) -> float:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+def _tokens(count: int) -> str:
+    if count < 1000:
+        return str(count)
+    if count < 1_000_000:
+        return f"{count / 1000:.1f}k"
+    return f"{count / 1_000_000:.1f}M"
+
+
+def _stats_html(tree: SessionTree, stats: dict[str, Any]) -> str:
+    counts, tokens = stats["counts"], stats["tokens"]
+    names = (
+        ("user", "user"),
+        ("assistant", "assistant"),
+        ("toolResults", "tool results"),
+        ("custom", "custom"),
+        ("compactions", "compactions"),
+        ("branchSummaries", "branch summaries"),
+    )
+    messages = ", ".join(f"{counts[k]} {label}" for k, label in names if counts[k]) or "0"
+    marks = (("input", "↑"), ("output", "↓"), ("cacheRead", "R"), ("cacheWrite", "W"))
+    token_text = " ".join(f"{m}{_tokens(tokens[k])}" for k, m in marks if tokens[k]) or "0"
+    date = string(tree.header.get("timestamp")).replace("T", " ")[:19] or "unknown"
+    info = (
+        ("Date", date),
+        ("Models", ", ".join(stats["models"]) or "unknown"),
+        ("Messages", messages),
+        ("Tool Calls", str(counts["toolCalls"])),
+        ("Tokens", token_text),
+        ("Cost", f"${stats['cost']:.3f}"),
+    )
+    return "".join(
+        f'<div class="info-item"><span class="info-label">{label}:</span> '
+        f'<span class="info-value">{escape(value)}</span></div>'
+        for label, value in info
+    )
+
+
+def _system_prompt_html(prompt: str | None) -> str:
+    if not prompt:
+        return ""
+    lines = prompt.split("\n")
+    hint = f" ({len(lines)} lines)" if len(lines) > 1 else ""
+    return (
+        f'<details class="system-prompt"><summary>System Prompt{hint}</summary>'
+        f'<pre class="system-prompt-full">{escape(prompt)}</pre></details>'
+    )
+
+
+def _tools_html(tools: list[ToolInfo] | None) -> str:
+    if not tools:
+        return ""
+    items = []
+    for tool in tools:
+        properties = tool.parameters.get("properties")
+        required = tool.parameters.get("required")
+        required_names = set(required) if isinstance(required, list) else set()
+        params = ""
+        if isinstance(properties, dict):
+            for name, prop in properties.items():
+                prop = prop if isinstance(prop, dict) else {}
+                kind = escape(string(prop.get("type"), "any"))
+                need = "required" if name in required_names else "optional"
+                desc = string(prop.get("description"))
+                params += (
+                    '<div class="tool-param">'
+                    f'<span class="tool-param-name">{escape(str(name))}</span> '
+                    f'<span class="tool-param-type">{kind}</span> '
+                    f'<span class="tool-param-{need}">{need}</span>'
+                    + (f'<div class="tool-param-desc">{escape(desc)}</div>' if desc else "")
+                    + "</div>"
+                )
+        head = (
+            f'<span class="tool-item-name">{escape(tool.name)}</span> - '
+            f'<span class="tool-item-desc">{escape(tool.description)}</span>'
+        )
+        items.append(
+            f'<details class="tool-item"><summary>{head}</summary>{params}</details>'
+            if params
+            else f'<div class="tool-item">{head}</div>'
+        )
+    return (
+        f'<details class="tools-list"><summary>Available Tools ({len(tools)})</summary>'
+        f"{''.join(items)}</details>"
+    )
+
+
+def _packed(data: bytes) -> str:
+    """The original JSONL, gzipped and base64-encoded (the page unpacks it on download)."""
+    import gzip
+
+    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode()
+
+
+_PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
+
+
+def render_page(page: PageInput) -> str:
+    """The whole self-contained HTML document."""
+    tree = page.tree
+    renderer = EntryRenderer(tree.entries, page.home)
+    reset_budgets()
+    # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
+    templates = [
+        f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
+        for entry in reversed(tree.entries)
+    ]
+    templates.reverse()
+    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
+    script = _asset("export.js")
+    script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    policy = (
+        "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+        f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'"
+    )
+    parts = {
+        "POLICY": policy,
+        "TITLE": escape(f"Session {string(tree.header.get('id'))}".strip()),
+        "CSS": _asset("export.css") + "\n" + highlight_css(),
+        "SESSION_ID": escape(string(tree.header.get("id"), "unknown")),
+        "STATS": _stats_html(tree, compute_stats(tree.entries)),
+        "SYSTEM_PROMPT": _system_prompt_html(page.system_prompt),
+        "TOOLS": _tools_html(page.tools),
+        "ENTRIES": "\n".join(templates),
+        "TREE": script_json(data),
+        "JSONL": _packed(page.jsonl),
+        "JS": script,
+    }
+    # One pass: text that came from the session is never searched for placeholders again.
+    return _PLACEHOLDER.sub(lambda match: parts[match.group(1)], _asset("page.html"))
