@@ -157,3 +157,28 @@ async def test_sdk_hook_sources_join_settings_hooks(project: Path, server: FakeL
     assert pre["tool_input"] == {"command": "ls"} and pre["permission_mode"] == "bypassPermissions"
     await session.shutdown()
     assert [event for event, _ in seen][-1] == "SessionEnd"
+
+
+async def test_subagent_stop_feedback_joins_the_task_result(
+    project: Path, server: FakeLLMServer
+) -> None:
+    log = project / "subagent-stop.json"
+    command = f"cat > {log}; echo 'check the edge cases' >&2; exit 2"
+    hooks = {"SubagentStop": [{"hooks": [{"type": "command", "command": command}]}]}
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    runtime = create_claude_runtime(project, permission_mode="bypassPermissions")
+    session = await open_session(project, runtime)
+    task = {"description": "Look", "prompt": "look around", "subagent_type": "general-purpose"}
+    server.queue(
+        chat_stream(tool_calls=[("Task", task)]),
+        chat_stream("nothing to see"),  # the subagent
+        chat_stream("ok"),
+    )
+    await session.prompt("go")
+    assert tool_results(server, 2) == [
+        "nothing to see\nSubagentStop hook feedback:\ncheck the edge cases"
+    ]
+    payload = json.loads(log.read_text())
+    assert payload["hook_event_name"] == "SubagentStop"
+    assert payload["agent_type"] == "general-purpose"
+    await session.shutdown()

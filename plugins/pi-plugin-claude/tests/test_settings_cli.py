@@ -140,3 +140,22 @@ def test_a_stop_hook_block_sends_the_model_back(claude_pi: Pi, tmp_path: Path) -
     assert len(claude_pi.server.requests) == 2
     sent = json.dumps(claude_pi.request(1)["messages"])
     assert "Stop hook feedback:\\nrun the tests first" in sent
+
+
+def test_pis_own_tools_are_judged_as_claudes(pi: Pi, tmp_path: Path) -> None:
+    """With claudeSettings but not the profile, pi's `bash` and `read` meet Bash and Read rules."""
+    pi.settings(claudeSettings=True)
+    seen = tmp_path / "seen.json"
+    pi.claude_settings({
+        "permissions": {"deny": ["Read(./secret.txt)"]},
+        "hooks": {"PreToolUse": [hook(f"cat > {seen}", "Bash")]},
+    })  # fmt: skip
+    (pi.cwd / "secret.txt").write_text("s3cret")
+    assert call_and_finish(pi, "read", path="secret.txt") == (
+        "Permission to use Read has been denied."
+    )
+    assert call_and_finish(pi, "bash", command="echo fine") == "fine\n"  # pi's own bash text
+    assert json.loads(seen.read_text())["tool_input"] == {"command": "echo fine"}
+    assert call_and_finish(pi, "bash", command="touch made") == (
+        "Claude requested permissions to use Bash, but you haven't granted it yet."
+    )

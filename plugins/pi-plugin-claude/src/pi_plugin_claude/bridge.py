@@ -3,8 +3,8 @@
 PreToolUse and the permission gate answer `tool_call`; PostToolUse(Failure) patches
 `tool_result`; UserPromptSubmit runs on `input`; hook context reaches the model through
 `before_agent_start`; Stop runs on `agent_end`; SessionStart / SessionEnd on
-`session_start` / `session_shutdown`; PreCompact on `session_before_compact`. Notification and
-SubagentStop are fired by `ClaudeCompat.notify` and the Task tool's caller.
+`session_start` / `session_shutdown`; PreCompact on `session_before_compact`; SubagentStop on
+a Task call's `tool_result`. Notification is fired by `ClaudeCompat.notify`.
 """
 
 from __future__ import annotations
@@ -41,6 +41,35 @@ if TYPE_CHECKING:
 
 CONTEXT_MESSAGE_TYPE = "claude-hook-context"
 SESSION_END_REASONS = {"quit": "other", "new": "clear", "resume": "other", "fork": "other"}
+
+
+PI_TOOL_NAMES = {
+    "bash": "Bash",
+    "read": "Read",
+    "write": "Write",
+    "edit": "Edit",
+    "grep": "Grep",
+    "find": "Glob",
+    "ls": "LS",
+}
+"""pi's built-in tools and the Claude tool each one is judged as (rules, hooks, modes)."""
+
+_PATH_TOOLS = ("read", "write", "edit")
+
+
+def claude_view(tool_name: str, value: Any) -> tuple[str, dict[str, Any]]:
+    """The name and input Claude's rules and hooks see: pi's `read {path}` is `Read {file_path}`."""
+    data = tool_input_dict(value)
+    if tool_name in _PATH_TOOLS and "path" in data:
+        data["file_path"] = data.pop("path")
+    return PI_TOOL_NAMES.get(tool_name, tool_name), data
+
+
+def pi_input(tool_name: str, updated: dict[str, Any]) -> dict[str, Any]:
+    """An updated input in the tool's own field names (`file_path` back to pi's `path`)."""
+    if tool_name in _PATH_TOOLS and "file_path" in updated:
+        updated = {("path" if k == "file_path" else k): v for k, v in updated.items()}
+    return updated
 
 
 def tool_input_dict(value: Any) -> dict[str, Any]:
@@ -95,8 +124,8 @@ class ClaudeCompat:
     @hookimpl
     async def tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
         """PreToolUse hooks, then the permission gate; either may block or rewrite the input."""
-        name, call_id = event.tool_name, event.tool_call_id
-        tool_input = tool_input_dict(event.input)
+        call_id = event.tool_call_id
+        name, tool_input = claude_view(event.tool_name, event.input)
         forced: Decision | None = None
         hooks = self.runtime.hooks
         if hooks.has("PreToolUse"):
@@ -108,8 +137,8 @@ class ClaudeCompat:
                 self.runtime.gate.denials.append(_denial(name, call_id, tool_input))
                 return ToolCallResult(block=True, reason=outcome.reason)
             if outcome.updated_input is not None:
-                apply_updated_input(event.input, outcome.updated_input)
-                tool_input = tool_input_dict(event.input)
+                apply_updated_input(event.input, pi_input(event.tool_name, outcome.updated_input))
+                name, tool_input = claude_view(event.tool_name, event.input)
             if outcome.permission_decision == "allow":
                 forced = Decision("allow", "hook")
             elif outcome.permission_decision == "ask":
@@ -122,33 +151,46 @@ class ClaudeCompat:
                 ctx.abort()
             return ToolCallResult(block=True, reason=verdict.message)
         if verdict.updated_input is not None:
-            apply_updated_input(event.input, verdict.updated_input)
+            apply_updated_input(event.input, pi_input(event.tool_name, verdict.updated_input))
         return None
 
     @hookimpl
     async def tool_result(
         self, event: ToolResultEvent, ctx: ExtensionContext
     ) -> ToolResultPatch | None:
-        """PostToolUse (or PostToolUseFailure): context and exit-2 feedback join the result."""
+        """PostToolUse (or PostToolUseFailure): context and exit-2 feedback join the result.
+
+        A Task result first fires SubagentStop; its block reason joins the result too (the
+        subagent has ended by then, so it cannot go on as in Claude Code).
+        """
+        extra: list[str] = []
+        name, tool_input = claude_view(event.tool_name, event.input)
+        if name == "Task" and self.runtime.hooks.has("SubagentStop"):
+            stopped = await self.runtime.hooks.fire(
+                "SubagentStop",
+                {"stop_hook_active": False, "agent_type": tool_input.get("subagent_type") or ""},
+            )
+            self._tell_user(ctx, stopped.user_messages)
+            if stopped.blocked:
+                extra.append(f"SubagentStop hook feedback:\n{stopped.reason}")
         hook = "PostToolUseFailure" if event.is_error else "PostToolUse"
-        if not self.runtime.hooks.has(hook):
-            return None
-        fields: dict[str, Any] = {
-            "tool_name": event.tool_name,
-            "tool_input": tool_input_dict(event.input),
-            "tool_use_id": event.tool_call_id,
-        }
-        if event.is_error:
-            fields["error"] = _text(event.content)
-        else:
-            fields["tool_response"] = _text(event.content)
-        outcome = await self.runtime.hooks.fire(hook, fields)
-        self._tell_user(ctx, outcome.user_messages)
-        extra = list(outcome.additional_context)
-        if outcome.blocked:
-            extra.append(outcome.reason)
-        if outcome.stop:
-            self._stop(ctx, outcome)
+        if self.runtime.hooks.has(hook):
+            fields: dict[str, Any] = {
+                "tool_name": name,
+                "tool_input": tool_input,
+                "tool_use_id": event.tool_call_id,
+            }
+            if event.is_error:
+                fields["error"] = _text(event.content)
+            else:
+                fields["tool_response"] = _text(event.content)
+            outcome = await self.runtime.hooks.fire(hook, fields)
+            self._tell_user(ctx, outcome.user_messages)
+            extra += outcome.additional_context
+            if outcome.blocked:
+                extra.append(outcome.reason)
+            if outcome.stop:
+                self._stop(ctx, outcome)
         if not extra:
             return None
         return ToolResultPatch(

@@ -130,11 +130,13 @@ async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None
 
 
 @hookimpl
-def resources_discover(event: ResourcesDiscoverEvent) -> ResourcesDiscoverResult | None:
+def resources_discover(
+    event: ResourcesDiscoverEvent, ctx: ExtensionContext
+) -> ResourcesDiscoverResult | None:
     """`.claude/commands/*.md` as prompt templates (with the profile on)."""
     from pi_plugin_claude.context import command_dirs
 
-    if _setting(event.cwd, "toolProfile") != "claude" and not _state.profile:
+    if not (_state.profile or profile_enabled(ctx)):
         return None
     folders = command_dirs(event.cwd)
     return ResourcesDiscoverResult(prompt_paths=folders) if folders else None
