@@ -48,16 +48,15 @@ def claude_memory_files(
     """The memory files Claude Code would load for `cwd`, in prompt order."""
     candidates = [str(claude_config_dir(home) / "CLAUDE.md")]
     for folder in _folders_root_to_cwd(cwd):
+        main = os.path.join(folder, "CLAUDE.md")
+        if not (skip_pi_loaded and _pi_reads(folder) == main):
+            candidates.append(main)
         candidates += [
-            os.path.join(folder, "CLAUDE.md"),
             os.path.join(folder, ".claude", "CLAUDE.md"),
             os.path.join(folder, "CLAUDE.local.md"),
         ]
     found: list[MemoryFile] = []
     for path in candidates:
-        folder = os.path.dirname(path)
-        if skip_pi_loaded and _pi_reads(folder) == path:
-            continue
         try:
             with open(path, encoding="utf-8") as handle:
                 found.append(MemoryFile(path, handle.read()))
