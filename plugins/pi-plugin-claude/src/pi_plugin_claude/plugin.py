@@ -196,6 +196,10 @@ async def session_before_compact(
 
 @hookimpl
 async def session_shutdown(event: SessionShutdownEvent, ctx: ExtensionContext) -> None:
-    """SessionEnd hooks (with Claude settings on)."""
+    """SessionEnd hooks (with Claude settings on); background Bash commands end with pi."""
     if _state.compat is not None:
         await _state.compat.session_shutdown(event, ctx)
+    if _state.profile and event.reason == "quit":
+        from pi_plugin_claude.profile.bash import stop_background_commands
+
+        await stop_background_commands()

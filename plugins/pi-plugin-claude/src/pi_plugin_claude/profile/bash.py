@@ -92,6 +92,15 @@ class BashTool(ClaudeTool[BashInput]):
         )
 
 
+async def stop_background_commands() -> int:
+    """Kill every background command still running (at session end); return how many."""
+    tasks = list(_background.values())
+    for task in tasks:
+        task.cancel()  # run_in_shell kills the command's whole process group
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return len(tasks)
+
+
 def exit_code_of(message: str) -> int | None:
     """The exit code in pi's `Command exited with code N` message, if any."""
     match = re.search(r"Command exited with code (\d+)", message)
