@@ -48,15 +48,19 @@ class RunCommand(click.Command):
             manager = load_plugins_for(options)
             ctx.meta["pi.plugins"] = manager
             known = {name for param in self.params for name in param.opts}
+            # click parameter names must be identifiers; a flag's own name may hold dashes.
+            flag_names: dict[str, str] = ctx.meta.setdefault("pi.flag_names", {})
             for flag in manager.registry.flags.values():
                 option = f"--{flag.name}"
                 if option in known:
                     continue
+                dest = f"pi_flag_{len(flag_names)}"
+                flag_names[dest] = flag.name
                 if flag.type == "boolean":
-                    param = click.Option([option, f"pi_flag_{flag.name}"], is_flag=True,
+                    param = click.Option([option, dest], is_flag=True,
                                          default=None, help=flag.description)  # fmt: skip
                 else:
-                    param = click.Option([option, f"pi_flag_{flag.name}"], default=None,
+                    param = click.Option([option, dest], default=None,
                                          metavar="VALUE", help=flag.description)  # fmt: skip
                 self.params.append(param)
         return super().parse_args(ctx, args)
@@ -200,10 +204,11 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         from pi_core.modes.export_cli import export_and_exit
 
         export_and_exit(export_file, [a for a in arguments if not a.startswith("@")])
+    flag_names: dict[str, str] = ctx.meta.get("pi.flag_names", {})
     flag_values = {
-        key.removeprefix("pi_flag_"): value
+        flag_names[key]: value
         for key, value in list(values.items())
-        if key.startswith("pi_flag_") and value is not None
+        if key in flag_names and value is not None
     }
     for key in list(values):
         if key.startswith("pi_flag_"):

@@ -85,6 +85,25 @@ def test_a_plugin_flag_appears_in_help_and_reaches_the_plugin(cli: Cli) -> None:
     assert cli.server.requests[0].json()["messages"][0]["content"].endswith("ANSWER IN CAPITALS")
 
 
+def test_a_plugin_flag_with_dashes_in_its_name_works(cli: Cli) -> None:
+    plugin = cli.cwd / "dashed.py"
+    plugin.write_text(
+        "from pi_core import hookimpl\n\n"
+        "@hookimpl\n"
+        "def register_flags(register):\n"
+        "    register('answer-style', type='string', description='How to answer')\n\n"
+        "@hookimpl\n"
+        "def before_agent_start(event, ctx):\n"
+        "    style = ctx.get_flag('answer-style')\n"
+        "    return {'system_prompt': event.system_prompt + f'\\nSTYLE={style}'}\n"
+    )
+    assert "--answer-style" in cli.run("-e", str(plugin), "--help").stdout
+    cli.server.queue(chat_stream("OK"))
+    result = cli.run("-e", str(plugin), "--answer-style", "terse", "-p", "hi")
+    assert result.returncode == 0, result.stderr
+    assert cli.server.requests[0].json()["messages"][0]["content"].endswith("STYLE=terse")
+
+
 def test_list_models(cli: Cli) -> None:
     result = cli.run("--list-models", "fake")
     assert result.returncode == 0
