@@ -38,6 +38,8 @@ class HostLoop:
         worker = asyncio.create_task(self._work())
         try:
             await self._read(reader)
+            # The host cannot answer any more: hooks and prompts from now on get no reply.
+            self.runner.control.enabled = False
             self.runner.control.fail_all("stdin closed before the host answered")
         finally:
             await self.prompts.put(None)

@@ -9,7 +9,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pi_core.messages import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ToolResultMessage,
+    UserMessage,
+)
 from pi_plugin_claude.protocol.messages import (
     anthropic_message,
     content_block,
@@ -49,6 +55,23 @@ def _git_branch(cwd: str) -> str:
     except OSError:
         return ""
     return text.rsplit("/", 1)[-1] if text.startswith("ref:") else ""
+
+
+def user_content(message: UserMessage) -> str | list[dict[str, Any]]:
+    """A prompt as Claude writes it: a string, or Anthropic blocks when it holds images."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    if all(isinstance(block, TextContent) for block in content):
+        return "\n".join(block.text for block in content if isinstance(block, TextContent))
+    blocks: list[dict[str, Any]] = []
+    for block in content:
+        if isinstance(block, TextContent):
+            blocks.append({"type": "text", "text": block.text})
+        elif isinstance(block, ImageContent):
+            source = {"type": "base64", "media_type": block.mime_type, "data": block.data}
+            blocks.append({"type": "image", "source": source})
+    return blocks
 
 
 class TranscriptWriter:
@@ -106,10 +129,7 @@ class TranscriptWriter:
     def record(self, message: Any) -> None:
         """Append one pi message (user prompt, assistant reply, tool result) in Claude's form."""
         if isinstance(message, UserMessage):
-            content = message.content
-            if not isinstance(content, str):
-                content = [b.model_dump(mode="json") for b in content]  # type: ignore[misc]
-            self._write(self._line("user", {"role": "user", "content": content}))
+            self._write(self._line("user", {"role": "user", "content": user_content(message)}))
         elif isinstance(message, AssistantMessage):
             for block in message.content:
                 converted = content_block(block)
