@@ -14,6 +14,7 @@ from pi_plugin_claude.options import ClaudeOptions
 from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge
 from pi_plugin_claude.protocol.control import ControlChannel, Output
 from pi_plugin_claude.protocol.messages import (
+    STOP_REASONS,
     StreamEvents,
     assistant_lines,
     error_assistant_line,
@@ -302,6 +303,7 @@ class ClaudeRunner:
             "duration_api_ms": elapsed,
             "num_turns": 0 if self.state.prompt_blocked else max(1, len(completed)),
             "result": text,
+            "stop_reason": STOP_REASONS.get(last.stop_reason) if last is not None else None,
             "session_id": self.state.session_id,
             "total_cost_usd": sum(m.usage.cost.total for m in assistants),
             "usage": usage,
