@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pi_plugin_claude.options import UsageError, parse_argv, split_list
 
 from pi_core.testing import FakeLLMServer
-from pi_plugin_claude.options import UsageError, parse_argv, split_list
 
 
 def run(pi_claude: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
