@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -220,3 +221,20 @@ def test_sessions_are_pi_sessions_too(
     assert entries[0]["type"] == "session" and entries[0]["cwd"] == str(project)
     roles = [e["message"]["role"] for e in entries if e["type"] == "message"]
     assert roles == ["user", "assistant"]
+
+
+def test_mcp_config_reaches_the_mcp_plugin(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    demo = Path(__file__).parents[2] / "pi-plugin-mcp" / "tests" / "servers" / "demo_server.py"
+    config = {"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo), "stdio"]}}}
+    server.queue(script.reply("listed"))
+    done = run(
+        pi_claude, "-p", "tools?", "--output-format", "stream-json", "--verbose",
+        "--mcp-config", json.dumps(config),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    init = lines(done.stdout)[0]
+    assert any(name.startswith("mcp__demo__") for name in init["tools"]), init["tools"]
+    sent_tools = [tool["name"] for tool in server.requests[0].json()["tools"]]
+    assert any(name.startswith("mcp__demo__") for name in sent_tools)
