@@ -1,0 +1,157 @@
+"""Deciding one tool call: deny rules, then ask, then allow, then what the mode says."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pi_plugin_claude.permissions.modes import (
+    FILE_EDIT_TOOLS,
+    READ_ONLY_TOOLS,
+    PermissionMode,
+    is_filesystem_command,
+    is_read_only_command,
+)
+from pi_plugin_claude.permissions.rules import (
+    PermissionRule,
+    call_path,
+    describe_call,
+    rule_matches,
+    split_command,
+)
+
+Behavior = Literal["allow", "deny", "ask"]
+ReasonType = Literal["rule", "mode", "readOnly", "workingDir", "default", "hook"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the rules and the mode say about a call, and why."""
+
+    behavior: Behavior
+    reason_type: ReasonType
+    message: str = ""
+    rule: PermissionRule | None = None
+
+
+@dataclass
+class PermissionPolicy:
+    """The rules and mode in force for a session (the mode changes as the session runs)."""
+
+    mode: PermissionMode = "default"
+    allow: list[PermissionRule] = field(default_factory=list)
+    ask: list[PermissionRule] = field(default_factory=list)
+    deny: list[PermissionRule] = field(default_factory=list)
+    cwd: str = field(default_factory=os.getcwd)
+    additional_directories: list[str] = field(default_factory=list)
+    home: str = field(default_factory=lambda: os.path.expanduser("~"))
+
+    def working_dirs(self) -> list[str]:
+        """The cwd and every added directory, absolute."""
+        return [os.path.abspath(self.cwd)] + [
+            os.path.abspath(os.path.join(self.cwd, os.path.expanduser(d)))
+            for d in self.additional_directories
+        ]
+
+    def in_working_dirs(self, path: str) -> bool:
+        """Whether `path` lies inside the cwd or an added directory."""
+        return any(path == root or path.startswith(root + os.sep) for root in self.working_dirs())
+
+    def _first(
+        self, rules: list[PermissionRule], tool_name: str, tool_input: dict[str, Any]
+    ) -> PermissionRule | None:
+        for rule in rules:
+            if rule_matches(rule, tool_name, tool_input, self.cwd, self.home):
+                return rule
+        if tool_name == "Bash" and isinstance(tool_input.get("command"), str):
+            # deny and ask rules catch any part of a compound command (`ls && rm -rf x`)
+            for part in split_command(tool_input["command"]):
+                for rule in rules:
+                    if rule_matches(rule, tool_name, {"command": part}, self.cwd, self.home):
+                        return rule
+        return None
+
+    def _allowed_by_rules(
+        self, tool_name: str, tool_input: dict[str, Any]
+    ) -> PermissionRule | None:
+        for rule in self.allow:
+            if rule_matches(rule, tool_name, tool_input, self.cwd, self.home):
+                return rule
+        command = tool_input.get("command")
+        if tool_name == "Bash" and isinstance(command, str):
+            parts = split_command(command)
+            if len(parts) > 1:  # a compound command is allowed only if every part is
+                matched = [self._allowed_by_rules("Bash", {"command": part}) for part in parts]
+                if all(
+                    rule is not None or is_read_only_command(part)
+                    for rule, part in zip(matched, parts, strict=True)
+                ):
+                    return next(rule for rule in matched if rule is not None)
+        return None
+
+    def decide(self, tool_name: str, tool_input: dict[str, Any]) -> Decision:
+        """Decide a call: deny rules first, then ask rules, then allow rules, then the mode."""
+        denied = self._first(self.deny, tool_name, tool_input)
+        if denied is not None:
+            message = f"Permission to use {describe_call(tool_name, tool_input)} has been denied."
+            return Decision("deny", "rule", message, denied)
+        if tool_name == "ExitPlanMode":
+            if self.mode == "bypassPermissions":
+                return Decision("allow", "mode")
+            return Decision("ask", "mode", "Exit plan mode?")
+        if self.mode == "bypassPermissions":
+            return Decision("allow", "mode")
+        asked = self._first(self.ask, tool_name, tool_input)
+        if asked is not None:
+            return Decision("ask", "rule", f"Permission rule {asked} requires approval", asked)
+        if self.mode == "plan" and not self._read_only(tool_name, tool_input):
+            return Decision(
+                "deny",
+                "mode",
+                f"{tool_name} is not allowed in plan mode: the session is read-only until the "
+                "plan is approved (ExitPlanMode).",
+            )
+        allowed = self._allowed_by_rules(tool_name, tool_input)
+        if allowed is not None:
+            return Decision("allow", "rule", rule=allowed)
+        if self._read_only(tool_name, tool_input):
+            path = call_path(tool_input, self.cwd) if tool_name != "Bash" else None
+            if path is None or tool_name in ("TodoWrite", "Task") or self.in_working_dirs(path):
+                return Decision("allow", "readOnly")
+            return self._unanswered(tool_name, tool_input, "workingDir")
+        if self.mode == "acceptEdits" and self._edit_in_working_dirs(tool_name, tool_input):
+            return Decision("allow", "mode")
+        return self._unanswered(tool_name, tool_input, "default")
+
+    def _unanswered(
+        self, tool_name: str, tool_input: dict[str, Any], reason_type: ReasonType
+    ) -> Decision:
+        if self.mode == "dontAsk":
+            return Decision(
+                "deny",
+                "mode",
+                f"Permission to use {describe_call(tool_name, tool_input)} has been denied "
+                "because Claude Code is running in don't ask mode.",
+            )
+        return Decision("ask", reason_type, f"{tool_name} requires approval")
+
+    def _read_only(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
+        if tool_name == "Bash":
+            command = tool_input.get("command")
+            return isinstance(command, str) and all(
+                is_read_only_command(part) for part in split_command(command)
+            )
+        return tool_name in READ_ONLY_TOOLS
+
+    def _edit_in_working_dirs(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
+        if tool_name in FILE_EDIT_TOOLS:
+            path = call_path(tool_input, self.cwd)
+            return path is not None and self.in_working_dirs(path)
+        command = tool_input.get("command")
+        if tool_name == "Bash" and isinstance(command, str):
+            return all(
+                is_filesystem_command(part) or is_read_only_command(part)
+                for part in split_command(command)
+            )
+        return False
