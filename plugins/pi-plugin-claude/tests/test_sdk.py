@@ -115,7 +115,7 @@ async def test_client_keeps_one_conversation_over_turns(
 async def test_can_use_tool_allow_with_updated_input(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
-    server.queue(script.call("toolu_a", "bash", {"command": "echo original"}), script.reply("ok"))
+    server.queue(script.call("toolu_a", "bash", {"command": "touch made.txt"}), script.reply("ok"))
     asked: list[tuple[str, dict[str, Any]]] = []
 
     async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -129,9 +129,10 @@ async def test_can_use_tool_allow_with_updated_input(
             options=options(pi_claude, project, can_use_tool=can_use_tool),
         )
     ]
-    assert asked == [("bash", {"command": "echo original"})]
+    assert asked == [("bash", {"command": "touch made.txt"})]  # echo alone is read-only: not asked
     sent = tool_results(server.requests[1].json())
     assert result_text(sent[0]).strip() == "rewritten" and not sent[0].get("is_error")
+    assert not (project / "made.txt").exists()
     result = seen[-1]
     assert isinstance(result, ResultMessage) and result.permission_denials == []
 
@@ -345,3 +346,35 @@ async def test_the_transcript_file_follows_claude_codes_format(
     assert lines[3]["toolUseResult"]["stdout"].strip() == "t"
     assert lines[3]["sourceToolAssistantUUID"] == lines[2]["uuid"]
     assert lines[0]["message"] == {"role": "user", "content": "transcribe"}
+
+
+async def test_a_settings_command_hook_exiting_2_blocks_the_call(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    marker = project / "touched.txt"
+    command = 'cat > hook-input.json; echo "no touching here" >&2; exit 2'
+    settings = {
+        "hooks": {
+            "PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": command}]}]
+        }
+    }
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    server.queue(script.call("toolu_s", "bash", {"command": f"touch {marker}"}), script.reply("ok"))
+    seen = [
+        m
+        async for m in query(
+            prompt=prompt_stream("touch it"),
+            options=options(pi_claude, project, permission_mode="bypassPermissions"),
+        )
+    ]
+    assert not marker.exists()
+    sent = tool_results(server.requests[1].json())
+    assert sent[0]["is_error"] is True
+    assert result_text(sent[0]) == f"PreToolUse:bash hook error: [{command}]: no touching here"
+    hook_input = json.loads((project / "hook-input.json").read_text())
+    assert hook_input["hook_event_name"] == "PreToolUse" and hook_input["tool_use_id"] == "toolu_s"
+    assert hook_input["tool_input"] == {"command": f"touch {marker}"}
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and hook_input["session_id"] == result.session_id
+    assert [d["tool_use_id"] for d in result.permission_denials or []] == ["toolu_s"]

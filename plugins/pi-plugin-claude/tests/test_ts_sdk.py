@@ -48,7 +48,9 @@ def test_typescript_sdk_completes_a_session_with_a_tool_call(
 ) -> None:
     folder = sdk_folder()
     server.queue(
-        script.call("toolu_ts", "bash", {"command": "echo from-typescript"}, text="Running."),
+        script.call(
+            "toolu_ts", "bash", {"command": "touch ts.txt && echo from-typescript"}, text="Running."
+        ),
         script.reply("TS done."),
     )
     done = subprocess.run(
@@ -76,3 +78,4 @@ def test_typescript_sdk_completes_a_session_with_a_tool_call(
         if block.get("type") == "tool_result"
     ]
     assert "from-typescript" in tool_results[0]["content"]
+    assert (project / "ts.txt").exists()

@@ -70,7 +70,12 @@ async def _run(options: ClaudeOptions) -> int:
 
     stream_input = options.input_format == "stream-json"
     output = Output()
-    runner = ClaudeRunner(options, os.getcwd(), output, stream_input)
+    try:
+        runner = ClaudeRunner(options, os.getcwd(), output, stream_input)
+    except ValueError as error:  # a bad --setting-sources or --allowedTools rule
+        raise UsageError(str(error)) from None
+    for problem in runner.problems:
+        print(f"pi-claude: {problem}", file=sys.stderr)
     if stream_input:
         from pi_plugin_claude.protocol.host import HostLoop, open_stdin
 

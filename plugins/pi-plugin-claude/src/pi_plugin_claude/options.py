@@ -25,7 +25,7 @@ class ClaudeOptions:
     system_prompt_file: str | None = None
     append_system_prompt: str | None = None
     permission_prompt_tool: str | None = None
-    permission_mode: str = "default"
+    permission_mode: str | None = None
     model: str | None = None
     fallback_model: str | None = None
     resume: str | None = None
@@ -111,7 +111,7 @@ INTEGER_FLAGS = {"max_turns", "max_thinking_tokens"}
 CHOICES = {
     "output_format": ("text", "json", "stream-json"),
     "input_format": ("text", "stream-json"),
-    "permission_mode": ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"),
+    "permission_mode": ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk"),
 }
 
 

@@ -10,8 +10,10 @@ from typing import Any
 
 from pi_core import AgentSession, create_agent_session
 from pi_core.messages import AssistantMessage, ImageContent, TextContent, ToolResultMessage
+from pi_plugin_claude.hooks import ClaudeHooks, HookConfig
 from pi_plugin_claude.options import ClaudeOptions
-from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge
+from pi_plugin_claude.permissions import PermissionGate
+from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge, SdkHookSource
 from pi_plugin_claude.protocol.control import ControlChannel, Output
 from pi_plugin_claude.protocol.messages import (
     STOP_REASONS,
@@ -23,9 +25,9 @@ from pi_plugin_claude.protocol.messages import (
     tool_result_line,
     user_text_line,
 )
-from pi_plugin_claude.protocol.permissions import PermissionPolicy
 from pi_plugin_claude.session.locate import choose_session
 from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_path
+from pi_plugin_claude.settings import load_claude_settings
 
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
@@ -109,18 +111,30 @@ class ClaudeRunner:
         self.cwd = str(Path(cwd).resolve())
         self.output = output
         self.control = ControlChannel(output, enabled=stream_input)
-        self.permissions = PermissionPolicy(
+        settings = load_claude_settings(self.cwd, options.setting_sources, options.settings)
+        policy = settings.permission_policy(
             mode=options.permission_mode,
-            allow=list(options.allowed_tools),
-            deny=list(options.disallowed_tools),
-            prompt_host=options.permission_prompt_tool == "stdio" and stream_input,
+            allowed_tools=options.allowed_tools,
+            disallowed_tools=options.disallowed_tools,
+            add_dirs=options.add_dirs,
         )
+        hook_config = HookConfig.parse(settings.hooks())
+        self.problems = settings.problems + hook_config.problems
         self.state = BridgeState(
             cwd=self.cwd,
             system_prompt=self._system_prompt(options),
             append_system_prompt=options.append_system_prompt,
         )
-        self.bridge = HostBridge(self.state, self.control, self.permissions)
+        self.gate = PermissionGate(policy)
+        self.hooks = ClaudeHooks(
+            config=hook_config,
+            cwd=self.cwd,
+            permission_mode=lambda: self.gate.policy.mode,
+            sources=[SdkHookSource(self.state, self.control)] if stream_input else [],
+        )
+        self.bridge = HostBridge(self.state, self.control, self.gate, self.hooks)
+        if options.permission_prompt_tool == "stdio" and stream_input:
+            self.gate.ask = self.bridge.ask_host
         self.session: AgentSession | None = None
         self.transcript: TranscriptWriter | None = None
         self.exit_code = 0
@@ -153,6 +167,8 @@ class ClaudeRunner:
         self.state.resumed = chosen.resumed
         self.state.session_id = manager.session_id
         self.state.transcript_path = str(transcript_path(self.cwd, manager.session_id))
+        self.hooks.session_id = self.state.session_id
+        self.hooks.transcript_path = self.state.transcript_path
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = [name for tool in self.options.tools for name in (tool, tool.lower())]
@@ -165,6 +181,7 @@ class ClaudeRunner:
             api_key=anthropic_key() if requested_model(self.options) else None,
         )
         self.session = session
+        self.bridge.abort_turn = session.abort
         await self._point_anthropic_at_env()
         if self.options.max_thinking_tokens is not None:
             self.set_thinking_budget(self.options.max_thinking_tokens)
@@ -215,7 +232,7 @@ class ClaudeRunner:
             "tools": session.get_active_tool_names(),
             "mcp_servers": [],
             "model": f"{model.provider}/{model.id}" if model else "",
-            "permissionMode": self.permissions.mode,
+            "permissionMode": self.gate.policy.mode,
             "slash_commands": [],
             "apiKeySource": "ANTHROPIC_API_KEY" if anthropic_key() else "none",
             "claude_code_version": CLAUDE_CODE_VERSION,

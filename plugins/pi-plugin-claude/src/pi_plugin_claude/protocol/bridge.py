@@ -1,14 +1,16 @@
 """The host's hooks and permission prompts, answered through pi's own plugin hooks.
 
-`HostBridge` is a pi plugin (registered in code by the runner): its `tool_call` gate asks the
-host's PreToolUse callbacks and then `can_use_tool`; `tool_result` feeds PostToolUse; `input`
-feeds UserPromptSubmit; `agent_end` Stop; `session_start` / `session_shutdown` SessionStart /
-SessionEnd; `session_before_compact` PreCompact; `before_agent_start` carries the host's system
-prompt. Other pi plugins keep their hooks: the bridge is one plugin among them.
+`HostBridge` is a pi plugin (registered in code by the runner). Its `tool_call` gate fires
+PreToolUse (settings command hooks and the host's callbacks, through `ClaudeHooks`) and then the
+permission gate (Claude's rules and modes; "ask" becomes a `can_use_tool` request); `tool_result`
+fires PostToolUse; `input` UserPromptSubmit; `agent_end` Stop; `session_start` /
+`session_shutdown` SessionStart / SessionEnd; `session_before_compact` PreCompact;
+`before_agent_start` carries the host's system prompt. Other pi plugins keep their hooks.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,22 +32,32 @@ from pi_core.events import (
     ToolCallEvent,
     ToolCallResult,
     ToolResultEvent,
+    ToolResultPatch,
 )
 from pi_core.messages import AssistantMessage, TextContent
-from pi_plugin_claude.protocol.control import ControlChannel, ControlError
-from pi_plugin_claude.protocol.permissions import PermissionPolicy
-
-HOOK_EVENTS = (
-    "PreToolUse",
-    "PostToolUse",
-    "UserPromptSubmit",
-    "Stop",
-    "SessionStart",
-    "SessionEnd",
-    "PreCompact",
-    "Notification",
+from pi_plugin_claude.hooks import ClaudeHooks, HookReply
+from pi_plugin_claude.permissions import (
+    AskRequest,
+    Decision,
+    PermissionAllow,
+    PermissionAnswer,
+    PermissionDeny,
+    PermissionGate,
 )
+from pi_plugin_claude.protocol.control import ControlChannel, ControlError
+
 DEFAULT_HOOK_TIMEOUT = 60.0
+PI_TO_CLAUDE_TOOLS = {
+    "bash": "Bash",
+    "read": "Read",
+    "edit": "Edit",
+    "write": "Write",
+    "grep": "Grep",
+    "find": "Glob",
+    "ls": "LS",
+}
+"""pi-plugin-tools' names as Claude's rules and modes know them (`Bash(npm test:*)` covers pi's
+`bash`); tools that already carry Claude's names pass through unchanged."""
 
 
 @dataclass
@@ -126,127 +138,124 @@ def text_of(content: list[Any]) -> str:
     return "\n".join(b.text for b in content if isinstance(b, TextContent))
 
 
-class HostBridge:
-    """A pi plugin that forwards hook events and permission questions to the SDK host."""
+class SdkHookSource:
+    """The host's hook callbacks as a `ClaudeHooks` source: each is a `hook_callback` request."""
 
-    def __init__(
-        self, state: BridgeState, control: ControlChannel, permissions: PermissionPolicy
-    ) -> None:
+    def __init__(self, state: BridgeState, control: ControlChannel) -> None:
         self.state = state
         self.control = control
-        self.permissions = permissions
-        self.__name__ = "pi-claude-host"
 
-    # --- asking the host -------------------------------------------------------------------
-
-    def base_input(self, event_name: str) -> dict[str, Any]:
-        """The fields every hook input carries."""
-        return {
-            "session_id": self.state.session_id,
-            "transcript_path": self.state.transcript_path,
-            "cwd": self.state.cwd,
-            "permission_mode": self.permissions.mode,
-            "hook_event_name": event_name,
-        }
-
-    async def run_hooks(
-        self,
-        event_name: str,
-        subject: str | None,
-        fields: dict[str, Any],
-        tool_use_id: str | None = None,
-    ) -> list[dict[str, Any]]:
-        """Fire the host's callbacks for one event, in registration order; return their outputs."""
-        outputs: list[dict[str, Any]] = []
-        for registration in self.state.hooks.get(event_name, []):
-            if not registration.matches(subject):
+    async def __call__(
+        self, event: str, payload: dict[str, Any], match_value: str | None
+    ) -> list[HookReply]:
+        """Ask every matching callback, in registration order; a failed one answers `{}`."""
+        replies: list[HookReply] = []
+        for registration in self.state.hooks.get(event, []):
+            if not registration.matches(match_value):
                 continue
             for callback_id in registration.callback_ids:
-                payload = {
+                request = {
                     "subtype": "hook_callback",
                     "callback_id": callback_id,
-                    "input": {**self.base_input(event_name), **fields},
-                    "tool_use_id": tool_use_id,
+                    "input": payload,
+                    "tool_use_id": payload.get("tool_use_id"),
                 }
                 try:
                     answer = await self.control.request(
-                        payload, registration.timeout or DEFAULT_HOOK_TIMEOUT
+                        request, registration.timeout or DEFAULT_HOOK_TIMEOUT
                     )
                 except (ControlError, TimeoutError):
                     answer = {}  # Claude treats a failed callback as an empty answer
-                outputs.append(answer)
-        return outputs
+                replies.append(
+                    HookReply(label=f"callback {callback_id}", exit_code=0, output=answer)
+                )
+        return replies
 
-    # --- tools -----------------------------------------------------------------------------
 
-    @hookimpl(trylast=True)
-    async def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
-        """PreToolUse callbacks, then the permission policy (and `can_use_tool` when it asks)."""
-        name = event.tool_name
-        tool_input = input_as_dict(event.input)
-        outputs = await self.run_hooks(
-            "PreToolUse",
-            name,
-            {"tool_name": name, "tool_input": tool_input, "tool_use_id": event.tool_call_id},
-            event.tool_call_id,
-        )
-        forced: str | None = None
-        for output in outputs:
-            specific = output.get("hookSpecificOutput") or {}
-            decision = specific.get("permissionDecision") or {
-                "approve": "allow",
-                "block": "deny",
-            }.get(str(output.get("decision")))
-            reason = specific.get("permissionDecisionReason") or output.get("reason") or ""
-            if isinstance(specific.get("updatedInput"), dict):
-                apply_updated_input(event, specific["updatedInput"])
-                tool_input = input_as_dict(event.input)
-            if output.get("continue") is False:
-                decision, reason = "deny", output.get("stopReason") or reason
-            if decision == "deny":
-                message = f"PreToolUse:{name} hook error: {reason or 'blocked by hook'}"
-                return self._deny(event, tool_input, message)
-            if decision in ("allow", "ask"):
-                forced = decision
-        verdict, message = self.permissions.decide(name, tool_input, forced)
-        if verdict == "allow":
-            return None
-        if verdict == "deny":
-            return self._deny(event, tool_input, message)
-        return await self._ask_host(event, tool_input)
+class HostBridge:
+    """A pi plugin that runs Claude's hooks and permission gate inside pi's hooks."""
 
-    async def _ask_host(self, event: ToolCallEvent, tool_input: dict[str, Any]) -> ToolCallResult:
-        name = event.tool_name
-        await self.run_hooks(
+    def __init__(
+        self,
+        state: BridgeState,
+        control: ControlChannel,
+        gate: PermissionGate,
+        hooks: ClaudeHooks,
+    ) -> None:
+        self.state = state
+        self.control = control
+        self.gate = gate
+        self.hooks = hooks
+        self.abort_turn: Any = None  # set by the runner: a coroutine function ending the turn
+        self.abort_task: asyncio.Future[Any] | None = None
+        self._asking: dict[str, str] = {}  # tool_use_id → the name the model called
+        self.__name__ = "pi-claude-host"
+
+    async def ask_host(self, request: AskRequest) -> PermissionAnswer:
+        """The gate's prompt: a Notification, then `can_use_tool` to the host."""
+        name = self._asking.get(request.tool_use_id, request.tool_name)
+        await self.hooks.fire(
             "Notification",
-            "permission_prompt",
             {
                 "message": f"Claude needs your permission to use {name}",
                 "notification_type": "permission_prompt",
             },
         )
-        request = {
-            "subtype": "can_use_tool",
-            "tool_name": name,
-            "display_name": name,
-            "input": tool_input,
-            "permission_suggestions": self.permissions.suggestions(name, tool_input),
-            "tool_use_id": event.tool_call_id,
-        }
-        try:
-            answer = await self.control.request(request)
-        except (ControlError, TimeoutError) as error:
-            return self._deny(event, tool_input, f"Tool permission request failed: {error}")
+        answer = await self.control.request(
+            {
+                "subtype": "can_use_tool",
+                "tool_name": name,
+                "display_name": name,
+                "input": request.input,
+                "description": request.decision.message,
+                "decision_reason_type": request.decision.reason_type,
+                "permission_suggestions": suggestions(name, request.input),
+                "tool_use_id": request.tool_use_id,
+            }
+        )
         if answer.get("behavior") == "allow":
             updated = answer.get("updatedInput")
-            if isinstance(updated, dict):
-                apply_updated_input(event, updated)
-            self.permissions.apply_updates(answer.get("updatedPermissions") or [])
-            return ToolCallResult(block=False)
+            permissions = answer.get("updatedPermissions")
+            return PermissionAllow(
+                updated_input=updated if isinstance(updated, dict) else None,
+                updated_permissions=[p for p in permissions or [] if isinstance(p, dict)],
+            )
         message = str(answer.get("message") or f"Permission to use {name} was denied.")
-        if answer.get("interrupt"):
+        return PermissionDeny(message=message, interrupt=bool(answer.get("interrupt")))
+
+    # --- tools -----------------------------------------------------------------------------
+
+    @hookimpl(trylast=True)
+    async def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
+        """PreToolUse hooks, then the permission gate (which may ask the host)."""
+        name = event.tool_name
+        tool_input = input_as_dict(event.input)
+        fields = {"tool_name": name, "tool_input": tool_input, "tool_use_id": event.tool_call_id}
+        pre = await self.hooks.fire("PreToolUse", fields)
+        if pre.updated_input is not None:
+            apply_updated_input(event, pre.updated_input)
+            tool_input = input_as_dict(event.input)
+        if pre.blocked or pre.stop:
+            return self._deny(event, tool_input, pre.reason or pre.stop_reason or "blocked by hook")
+        forced = None
+        if pre.permission_decision in ("allow", "ask"):
+            forced = Decision(pre.permission_decision, "hook", pre.permission_reason)
+        self._asking[event.tool_call_id] = name
+        try:
+            outcome = await self.gate.check(
+                PI_TO_CLAUDE_TOOLS.get(name, name), tool_input, event.tool_call_id, forced
+            )
+        finally:
+            self._asking.pop(event.tool_call_id, None)
+        if outcome.allowed:
+            if outcome.updated_input is not None:
+                apply_updated_input(event, outcome.updated_input)
+            return None
+        if outcome.interrupt:
             self.state.interrupt_requested = True
-        return self._deny(event, tool_input, message)
+            if self.abort_turn is not None:
+                self.abort_task = asyncio.ensure_future(self.abort_turn())
+        return self._deny(event, tool_input, outcome.message)
 
     def _deny(
         self, event: ToolCallEvent, tool_input: dict[str, Any], message: str
@@ -261,40 +270,38 @@ class HostBridge:
         return ToolCallResult(block=True, reason=message)
 
     @hookimpl
-    async def tool_result(self, event: ToolResultEvent) -> None:
-        """PostToolUse callbacks with the tool's response."""
+    async def tool_result(self, event: ToolResultEvent) -> ToolResultPatch | None:
+        """PostToolUse hooks with the tool's response; their context joins the result."""
         text = text_of(event.content)
         response: Any = text
         if event.tool_name.lower() == "bash":
             response = {"stdout": text, "stderr": "", "interrupted": False, "isImage": False}
-        await self.run_hooks(
+        post = await self.hooks.fire(
             "PostToolUse",
-            event.tool_name,
             {
                 "tool_name": event.tool_name,
                 "tool_input": input_as_dict(event.input),
                 "tool_response": response,
                 "tool_use_id": event.tool_call_id,
             },
-            event.tool_call_id,
         )
+        notes = post.additional_context + ([post.reason] if post.blocked else [])
+        if not notes:
+            return None
+        return ToolResultPatch(content=[*event.content, TextContent(text="\n".join(notes))])
 
     # --- prompts and the conversation ------------------------------------------------------
 
     @hookimpl
     async def input(self, event: InputEvent) -> InputHandled | InputTransform | None:
-        """UserPromptSubmit callbacks: `decision: block` drops the prompt; context is added."""
-        outputs = await self.run_hooks("UserPromptSubmit", None, {"prompt": event.text})
-        extra: list[str] = []
-        for output in outputs:
-            if output.get("decision") == "block" or output.get("continue") is False:
-                self.state.prompt_blocked = True
-                return InputHandled()
-            context = (output.get("hookSpecificOutput") or {}).get("additionalContext")
-            if context:
-                extra.append(str(context))
-        if extra:
-            return InputTransform(text="\n\n".join([event.text, *extra]), images=event.images)
+        """UserPromptSubmit hooks: a block drops the prompt; their context is added to it."""
+        outcome = await self.hooks.fire("UserPromptSubmit", {"prompt": event.text})
+        if outcome.blocked or outcome.stop:
+            self.state.prompt_blocked = True
+            return InputHandled()
+        if outcome.additional_context:
+            text = "\n\n".join([event.text, *outcome.additional_context])
+            return InputTransform(text=text, images=event.images)
         return None
 
     @hookimpl
@@ -309,38 +316,46 @@ class HostBridge:
 
     @hookimpl
     async def agent_end(self, event: AgentEndEvent) -> None:
-        """Stop callbacks, with the last assistant text."""
+        """Stop hooks, with the last assistant text."""
         last = ""
         for message in reversed(event.messages):
             if isinstance(message, AssistantMessage):
                 last = text_of(message.content)
                 break
-        await self.run_hooks(
-            "Stop", None, {"stop_hook_active": False, "last_assistant_message": last}
-        )
+        await self.hooks.fire("Stop", {"stop_hook_active": False, "last_assistant_message": last})
 
     @hookimpl
     async def session_start(self, event: SessionStartEvent) -> None:
-        """SessionStart callbacks (`startup`, or `resume` for a loaded conversation)."""
+        """SessionStart hooks (`startup`, or `resume` for a loaded conversation)."""
         source = "resume" if self.state.resumed or event.reason in ("resume", "fork") else "startup"
-        await self.run_hooks("SessionStart", source, {"source": source})
+        await self.hooks.fire("SessionStart", {"source": source})
 
     @hookimpl
     async def session_shutdown(self, event: SessionShutdownEvent) -> None:
-        """SessionEnd callbacks; stdin EOF is Claude's reason `other`."""
-        await self.run_hooks("SessionEnd", "other", {"reason": "other"})
+        """SessionEnd hooks; stdin EOF is Claude's reason `other`."""
+        await self.hooks.fire("SessionEnd", {"reason": "other"})
 
     @hookimpl
     async def session_before_compact(
         self, event: SessionBeforeCompactEvent
     ) -> SessionBeforeCompactResult | None:
-        """PreCompact callbacks; `decision: block` cancels the compaction."""
+        """PreCompact hooks; a block cancels the compaction."""
         trigger = "manual" if event.custom_instructions is not None else "auto"
-        outputs = await self.run_hooks(
-            "PreCompact",
-            trigger,
-            {"trigger": trigger, "custom_instructions": event.custom_instructions},
+        outcome = await self.hooks.fire(
+            "PreCompact", {"trigger": trigger, "custom_instructions": event.custom_instructions}
         )
-        if any(o.get("decision") == "block" or o.get("continue") is False for o in outputs):
+        if outcome.blocked or outcome.stop:
             return SessionBeforeCompactResult(cancel=True)
         return None
+
+
+def suggestions(tool: str, tool_input: dict[str, Any]) -> list[dict[str, Any]]:
+    """The `permission_suggestions` offered with a `can_use_tool` request."""
+    command = tool_input.get("command")
+    rule: dict[str, Any] = {"toolName": PI_TO_CLAUDE_TOOLS.get(tool, tool)}
+    if isinstance(command, str):
+        rule["ruleContent"] = command
+    return [
+        {"type": "addRules", "rules": [rule], "behavior": "allow", "destination": "session"},
+        {"type": "setMode", "mode": "acceptEdits", "destination": "session"},
+    ]

@@ -8,8 +8,8 @@ import os
 import sys
 from typing import Any
 
+from pi_plugin_claude.permissions import parse_mode
 from pi_plugin_claude.protocol.bridge import parse_hook_registrations
-from pi_plugin_claude.protocol.permissions import MODES
 from pi_plugin_claude.runner import ClaudeRunner
 
 LINE_LIMIT = 64 * 1024 * 1024
@@ -134,10 +134,8 @@ class HostLoop:
                 await runner.session.abort()
             return {"still_queued": []}
         if subtype == "set_permission_mode":
-            mode = str(request.get("mode"))
-            if mode not in MODES:
-                raise ValueError(f"unknown permission mode {mode!r}; expected one of {MODES}")
-            runner.permissions.mode = mode
+            mode = parse_mode(str(request.get("mode")))
+            runner.gate.policy.mode = mode
             runner.emit(
                 {
                     "type": "system",
@@ -197,7 +195,7 @@ class HostLoop:
             "models": models,
             "account": {"tokenSource": "none", "apiKeySource": "none"},
             "pid": os.getpid(),
-            "current_permission_mode": runner.permissions.mode,
+            "current_permission_mode": runner.gate.policy.mode,
         }
 
     @staticmethod
