@@ -32,6 +32,7 @@ class HostLoop:
         self.prompts: asyncio.Queue[Any] = asyncio.Queue()
         self.handlers: dict[str, asyncio.Task[None]] = {}
         self.initialized = False
+        self.aborting: asyncio.Future[None] | None = None
 
     async def serve(self, reader: asyncio.StreamReader) -> int:
         """Read until EOF while a worker runs the prompts in order; return the exit code."""
@@ -131,7 +132,8 @@ class HostLoop:
         if subtype == "interrupt":
             if runner.running and runner.session is not None:
                 runner.state.interrupt_requested = True
-                await runner.session.abort()
+                # Answer at once, as Claude does; the turn ends with its own result.
+                self.aborting = asyncio.ensure_future(runner.session.abort())
             return {"still_queued": []}
         if subtype == "set_permission_mode":
             mode = parse_mode(str(request.get("mode")))
