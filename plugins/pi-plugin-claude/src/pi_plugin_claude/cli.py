@@ -92,6 +92,11 @@ async def _run(options: ClaudeOptions) -> int:
         return 1
     try:
         result = await runner.run_prompt(prompt)
+    except UsageError:
+        raise
+    except Exception as error:  # no model, no key, a plugin that failed: one line, exit 1
+        print(f"Error: {error}", file=sys.stderr)
+        return 1
     finally:
         await runner.close()
     if options.output_format == "json":

@@ -32,15 +32,22 @@ from pi_plugin_claude.settings import load_claude_settings
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
+CLAUDE_ALIASES = {
+    "sonnet": "claude-sonnet-4-5",
+    "opus": "claude-opus-4-5",
+    "haiku": "claude-haiku-4-5",
+}
+"""Claude Code's model aliases, as the anthropic provider's ids."""
 ANTHROPIC_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")
 
 
 def requested_model(options: ClaudeOptions) -> str | None:
     """The model to ask pi for: --model; else Claude when ANTHROPIC_* is set; else settings'."""
     if options.model and options.model != "default":
-        if "/" not in options.model and options.model.startswith("claude") and _anthropic_env():
-            return f"anthropic/{options.model}"
-        return options.model
+        name = CLAUDE_ALIASES.get(options.model, options.model)
+        if "/" not in name and name.startswith("claude") and _anthropic_env():
+            return f"anthropic/{name}"
+        return name
     if _anthropic_env():
         return f"anthropic/{os.environ.get('ANTHROPIC_MODEL') or DEFAULT_CLAUDE_MODEL}"
     return None
@@ -172,13 +179,15 @@ class ClaudeRunner:
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = [name for tool in self.options.tools for name in (tool, tool.lower())]
+        model = requested_model(self.options)
+        on_anthropic = model is not None and model.startswith("anthropic/")
         session = await create_agent_session(
             cwd=self.cwd,
-            model=requested_model(self.options),
+            model=model,
             tools=tools,
             plugins=[self.bridge],
             session=manager,
-            api_key=anthropic_key() if requested_model(self.options) else None,
+            api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
         self.session = session
         self.bridge.abort_turn = session.abort
