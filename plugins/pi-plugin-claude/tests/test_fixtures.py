@@ -92,3 +92,21 @@ def test_message_sequence_matches_claude_code(name: str, pi_claude: str, tmp_pat
         assert wanted <= mine.keys(), f"{theirs['type']} lacks {wanted - mine.keys()}"
     session_ids = {m["session_id"] for m in ours}
     assert len(session_ids) == 1  # one session across every prompt, as Claude Code
+    transcript_matches_claude_code(name, home, project, session_ids.pop())
+
+
+def transcript_matches_claude_code(name: str, home: Path, project: Path, session_id: str) -> None:
+    """The transcript's conversation lines: same kinds in the same order, Claude's fields."""
+    recorded = [
+        json.loads(line)
+        for line in (FIXTURES / f"{name}.transcript.jsonl").read_text().splitlines()
+    ]
+    slug = "".join(c if c.isalnum() else "-" for c in str(project.resolve()))
+    path = home / ".claude" / "projects" / slug / f"{session_id}.jsonl"
+    ours = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [shape(m) for m in ours] == [shape(m) for m in recorded]
+    for mine, theirs in zip(ours, recorded, strict=True):
+        assert theirs.keys() <= mine.keys(), f"{theirs['type']} lacks {theirs.keys() - mine.keys()}"
+        assert mine["sessionId"] == session_id
+        if "toolUseResult" in theirs:
+            assert theirs["toolUseResult"].keys() <= mine["toolUseResult"].keys()

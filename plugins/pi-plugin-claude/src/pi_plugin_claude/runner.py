@@ -274,6 +274,8 @@ class ClaudeRunner:
         self.state.interrupt_requested = False
         self.state.denials = []
         recorder = TurnRecorder(self)
+        if self.transcript is not None:
+            self.transcript.begin_prompt(self.gate.policy.mode)
         text, images = split_content(content)
         self.running = True
         self.session_state("running")

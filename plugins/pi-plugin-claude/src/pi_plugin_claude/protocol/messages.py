@@ -144,7 +144,13 @@ def tool_use_result(message: ToolResultMessage, text: str) -> Any:
     if message.is_error:
         return f"Error: {text}"
     if message.tool_name.lower() == "bash":
-        return {"stdout": text, "stderr": "", "interrupted": False, "isImage": False}
+        return {
+            "stdout": text,
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+            "noOutputExpected": False,
+        }
     return message.details if message.details is not None else text
 
 

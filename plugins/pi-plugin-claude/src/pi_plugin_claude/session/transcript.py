@@ -84,7 +84,14 @@ class TranscriptWriter:
         self.path = transcript_path(cwd, session_id)
         self.parent_uuid = self._last_uuid()
         self.branch = _git_branch(cwd)
+        self.prompt_id = ""
+        self.permission_mode = "default"
         self._assistant_uuids: dict[str, str] = {}
+
+    def begin_prompt(self, permission_mode: str) -> None:
+        """A new prompt starts: its lines share a fresh promptId."""
+        self.prompt_id = new_uuid()
+        self.permission_mode = permission_mode
 
     def _last_uuid(self) -> str | None:
         """The uuid of the file's last conversation line, so a resumed chain continues."""
@@ -117,6 +124,7 @@ class TranscriptWriter:
             "sessionId": self.session_id,
             "version": self.version,
             "gitBranch": self.branch,
+            "entrypoint": "sdk-cli",
             "type": kind,
             "message": message,
             "uuid": uid,
@@ -129,7 +137,16 @@ class TranscriptWriter:
     def record(self, message: Any) -> None:
         """Append one pi message (user prompt, assistant reply, tool result) in Claude's form."""
         if isinstance(message, UserMessage):
-            self._write(self._line("user", {"role": "user", "content": user_content(message)}))
+            prompt = {"role": "user", "content": user_content(message)}
+            self._write(
+                self._line(
+                    "user",
+                    prompt,
+                    promptId=self.prompt_id,
+                    permissionMode=self.permission_mode,
+                    promptSource="sdk",
+                )
+            )
         elif isinstance(message, AssistantMessage):
             for block in message.content:
                 converted = content_block(block)
@@ -143,7 +160,10 @@ class TranscriptWriter:
             line = tool_result_line(message, self.session_id)
             block = line["message"]["content"][0]
             block["content"] = tool_result_content(message, message.tool_name)
-            extra: dict[str, Any] = {"toolUseResult": line["tool_use_result"]}
+            extra: dict[str, Any] = {
+                "toolUseResult": line["tool_use_result"],
+                "promptId": self.prompt_id,
+            }
             source = self._assistant_uuids.get(message.tool_call_id)
             if source:
                 extra["sourceToolAssistantUUID"] = source
