@@ -378,3 +378,28 @@ async def test_a_settings_command_hook_exiting_2_blocks_the_call(
     result = seen[-1]
     assert isinstance(result, ResultMessage) and hook_input["session_id"] == result.session_id
     assert [d["tool_use_id"] for d in result.permission_denials or []] == ["toolu_s"]
+
+
+def system_text(body: dict[str, Any]) -> str:
+    system = body.get("system") or ""
+    if isinstance(system, str):
+        return system
+    return "\n".join(part.get("text", "") for part in system)
+
+
+async def test_system_prompt_replaces_and_append_extends_pis(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("a"), script.reply("b"), script.reply("c"))
+
+    async def run(**extra: Any) -> None:
+        async for _ in query(prompt="hi", options=options(pi_claude, project, **extra)):
+            pass
+
+    await run()
+    await run(system_prompt="You are a terse test bot.")
+    await run(system_prompt={"type": "preset", "preset": "claude_code", "append": "EXTRA RULE"})
+    default, replaced, appended = (system_text(r.json()) for r in server.requests)
+    assert default and "terse test bot" not in default
+    assert replaced == "You are a terse test bot."
+    assert appended.startswith(default.strip()[:200]) and appended.rstrip().endswith("EXTRA RULE")

@@ -181,10 +181,13 @@ class HostLoop:
         self.initialized = True
         runner = self.runner
         runner.state.hooks = parse_hook_registrations(request.get("hooks"))
-        if request.get("systemPrompt"):
-            runner.state.system_prompt = str(request["systemPrompt"])
-        if request.get("appendSystemPrompt"):
-            runner.state.append_system_prompt = str(request["appendSystemPrompt"])
+        system_prompt = request.get("systemPrompt")
+        if isinstance(system_prompt, list):  # the TS SDK's prompt sections
+            system_prompt = "\n\n".join(str(part) for part in system_prompt)
+        if isinstance(system_prompt, str) and system_prompt:
+            runner.state.system_prompt = system_prompt
+        if isinstance(request.get("appendSystemPrompt"), str) and request["appendSystemPrompt"]:
+            runner.state.append_system_prompt = request["appendSystemPrompt"]
         session = await runner.start()  # after the hooks are known, so SessionStart reaches them
         models = [
             {"value": f"{m.provider}/{m.id}", "displayName": m.name or m.id, "description": ""}
