@@ -60,6 +60,32 @@ def test_first_party_plugins_import_only_public_names() -> None:
     assert offences == []
 
 
+# What one first-party plugin may import from another: its documented public modules.
+PLUGIN_PUBLIC_MODULES = {
+    "pi_plugin_tools": ("pi_plugin_tools", "pi_plugin_tools.api"),
+}
+
+
+def test_plugins_use_other_plugins_only_through_their_public_modules() -> None:
+    offences = []
+    for source in sorted(ROOT.glob("plugins/*/src/**/*.py")):
+        own = source.relative_to(ROOT / "plugins").parts[2]
+        for node in ast.walk(ast.parse(source.read_text(), str(source))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                continue
+            for module in modules:
+                package = module.split(".")[0]
+                if package == own or package not in PLUGIN_PUBLIC_MODULES:
+                    continue
+                if module not in PLUGIN_PUBLIC_MODULES[package]:
+                    offences.append(f"{source.relative_to(ROOT)}:{node.lineno}: {module}")
+    assert offences == []
+
+
 def test_the_checker_catches_private_imports(tmp_path: Path) -> None:
     source = tmp_path / "plugin.py"
     source.write_text(

@@ -1,0 +1,252 @@
+"""Claude's hooks and permissions mapped onto pi's hooks, as one plugin object.
+
+PreToolUse and the permission gate answer `tool_call`; PostToolUse(Failure) patches
+`tool_result`; UserPromptSubmit runs on `input`; hook context reaches the model through
+`before_agent_start`; Stop runs on `agent_end`; SessionStart / SessionEnd on
+`session_start` / `session_shutdown`; PreCompact on `session_before_compact`. Notification and
+SubagentStop are fired by `ClaudeCompat.notify` and the Task tool's caller.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from pi_core import hookimpl
+from pi_core.events import (
+    AgentEndEvent,
+    BeforeAgentStartEvent,
+    BeforeAgentStartResult,
+    InjectedMessage,
+    InputEvent,
+    InputHandled,
+    SessionBeforeCompactEvent,
+    SessionBeforeCompactResult,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    ToolCallEvent,
+    ToolCallResult,
+    ToolResultEvent,
+    ToolResultPatch,
+)
+from pi_core.messages import AssistantMessage, TextContent
+from pi_plugin_claude.permissions import Decision
+from pi_plugin_claude.runtime import ClaudeRuntime
+
+if TYPE_CHECKING:
+    from pi_core import ExtensionContext
+    from pi_plugin_claude.hooks import HookOutcome
+
+CONTEXT_MESSAGE_TYPE = "claude-hook-context"
+SESSION_END_REASONS = {"quit": "other", "new": "clear", "resume": "other", "fork": "other"}
+
+
+def tool_input_dict(value: Any) -> dict[str, Any]:
+    """A tool call's input as Claude's JSON object."""
+    as_claude = getattr(value, "as_claude", None)
+    if callable(as_claude):
+        return dict(as_claude())
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, exclude_none=True)
+    return dict(value) if isinstance(value, dict) else {}
+
+
+def apply_updated_input(params: Any, updated: dict[str, Any]) -> None:
+    """Replace the call's arguments in place (the tool runs with the same object)."""
+    if isinstance(params, BaseModel):
+        fresh = type(params).model_validate(updated)
+        for name in type(params).model_fields:
+            setattr(params, name, getattr(fresh, name))
+    elif isinstance(params, dict):
+        params.clear()
+        params.update(updated)
+
+
+def _text(content: list[Any]) -> str:
+    return "\n".join(b.text for b in content if isinstance(b, TextContent))
+
+
+class ClaudeCompat:
+    """The pi plugin that gives a session Claude Code's hooks and permission rules."""
+
+    __name__ = "claude-compat"
+
+    def __init__(self, runtime: ClaudeRuntime) -> None:
+        self.runtime = runtime
+        self.pending_context: list[str] = []
+        self.stop_hook_active = False
+        self.stop_blocks = 0
+
+    def _tell_user(self, ctx: ExtensionContext | None, messages: list[str]) -> None:
+        for message in messages:
+            if self.runtime.on_user_message is not None:
+                self.runtime.on_user_message(message)
+            elif ctx is not None:
+                ctx.ui.notify(message, "warning")
+
+    def _stop(self, ctx: ExtensionContext, outcome: HookOutcome) -> None:
+        if outcome.stop:
+            ctx.abort()
+
+    @hookimpl
+    async def tool_call(self, event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
+        """PreToolUse hooks, then the permission gate; either may block or rewrite the input."""
+        name, call_id = event.tool_name, event.tool_call_id
+        tool_input = tool_input_dict(event.input)
+        forced: Decision | None = None
+        hooks = self.runtime.hooks
+        if hooks.has("PreToolUse"):
+            outcome = await hooks.fire(
+                "PreToolUse", {"tool_name": name, "tool_input": tool_input, "tool_use_id": call_id}
+            )
+            self._tell_user(ctx, outcome.user_messages)
+            if outcome.blocked:
+                self.runtime.gate.denials.append(_denial(name, call_id, tool_input))
+                return ToolCallResult(block=True, reason=outcome.reason)
+            if outcome.updated_input is not None:
+                apply_updated_input(event.input, outcome.updated_input)
+                tool_input = tool_input_dict(event.input)
+            if outcome.permission_decision == "allow":
+                forced = Decision("allow", "hook")
+            elif outcome.permission_decision == "ask":
+                forced = Decision("ask", "hook", outcome.permission_reason)
+            if outcome.stop:
+                self._stop(ctx, outcome)
+        verdict = await self.runtime.gate.check(name, tool_input, call_id, forced)
+        if not verdict.allowed:
+            if verdict.interrupt:
+                ctx.abort()
+            return ToolCallResult(block=True, reason=verdict.message)
+        if verdict.updated_input is not None:
+            apply_updated_input(event.input, verdict.updated_input)
+        return None
+
+    @hookimpl
+    async def tool_result(
+        self, event: ToolResultEvent, ctx: ExtensionContext
+    ) -> ToolResultPatch | None:
+        """PostToolUse (or PostToolUseFailure): context and exit-2 feedback join the result."""
+        hook = "PostToolUseFailure" if event.is_error else "PostToolUse"
+        if not self.runtime.hooks.has(hook):
+            return None
+        fields: dict[str, Any] = {
+            "tool_name": event.tool_name,
+            "tool_input": tool_input_dict(event.input),
+            "tool_use_id": event.tool_call_id,
+        }
+        if event.is_error:
+            fields["error"] = _text(event.content)
+        else:
+            fields["tool_response"] = _text(event.content)
+        outcome = await self.runtime.hooks.fire(hook, fields)
+        self._tell_user(ctx, outcome.user_messages)
+        extra = list(outcome.additional_context)
+        if outcome.blocked:
+            extra.append(outcome.reason)
+        if outcome.stop:
+            self._stop(ctx, outcome)
+        if not extra:
+            return None
+        return ToolResultPatch(
+            content=[*event.content, *(TextContent(text=text) for text in extra)]
+        )
+
+    @hookimpl
+    async def input(self, event: InputEvent, ctx: ExtensionContext) -> InputHandled | None:
+        """UserPromptSubmit: exit 2 or `decision: block` erases the prompt; context is kept."""
+        if event.source != "extension":
+            self.stop_hook_active, self.stop_blocks = False, 0
+        if not self.runtime.hooks.has("UserPromptSubmit"):
+            return None
+        outcome = await self.runtime.hooks.fire("UserPromptSubmit", {"prompt": event.text})
+        self._tell_user(ctx, outcome.user_messages)
+        if outcome.blocked or outcome.stop:
+            reason = outcome.reason or outcome.stop_reason
+            self._tell_user(ctx, [f"UserPromptSubmit operation blocked by hook:\n{reason}"])
+            return InputHandled()
+        self.pending_context += outcome.additional_context
+        return None
+
+    @hookimpl
+    def before_agent_start(self, event: BeforeAgentStartEvent) -> BeforeAgentStartResult | None:
+        """Hand the model the context SessionStart and UserPromptSubmit hooks added."""
+        if not self.pending_context:
+            return None
+        text, self.pending_context = "\n".join(self.pending_context), []
+        message = InjectedMessage(custom_type=CONTEXT_MESSAGE_TYPE, content=text, display=False)
+        return BeforeAgentStartResult(message=message)
+
+    @hookimpl
+    async def agent_end(self, event: AgentEndEvent, ctx: ExtensionContext) -> None:
+        """Stop: a block sends its reason back as the user, and the agent goes on."""
+        if not self.runtime.hooks.has("Stop"):
+            return
+        last = next((m for m in reversed(event.messages) if isinstance(m, AssistantMessage)), None)
+        outcome = await self.runtime.hooks.fire(
+            "Stop",
+            {
+                "stop_hook_active": self.stop_hook_active,
+                "last_assistant_message": _text(last.content) if last is not None else "",
+            },
+        )
+        self._tell_user(ctx, outcome.user_messages)
+        if not outcome.blocked or outcome.stop:
+            return
+        if self.stop_blocks >= self.runtime.stop_hook_block_cap:
+            return
+        self.stop_blocks += 1
+        self.stop_hook_active = True
+        ctx.send_user_message(f"Stop hook feedback:\n{outcome.reason}", deliver_as="followUp")
+
+    @hookimpl
+    async def session_start(self, event: SessionStartEvent, ctx: ExtensionContext) -> None:
+        """SessionStart: its context (plain stdout or additionalContext) goes to the model."""
+        if not self.runtime.hooks.has("SessionStart"):
+            return
+        source = {"resume": "resume", "new": "clear"}.get(event.reason, "startup")
+        outcome = await self.runtime.hooks.fire("SessionStart", {"source": source})
+        self._tell_user(ctx, outcome.user_messages)
+        self.pending_context += [
+            text.replace("SessionStart hook success: ", "", 1)
+            for text in outcome.additional_context
+        ]
+
+    @hookimpl
+    async def session_shutdown(self, event: SessionShutdownEvent, ctx: ExtensionContext) -> None:
+        """SessionEnd (it cannot block)."""
+        if self.runtime.hooks.has("SessionEnd"):
+            reason = SESSION_END_REASONS.get(event.reason, "other")
+            await self.runtime.hooks.fire("SessionEnd", {"reason": reason})
+
+    @hookimpl
+    async def session_before_compact(
+        self, event: SessionBeforeCompactEvent, ctx: ExtensionContext
+    ) -> SessionBeforeCompactResult | None:
+        """PreCompact: exit 2 (or `decision: block`) cancels the compaction."""
+        if not self.runtime.hooks.has("PreCompact"):
+            return None
+        trigger = "manual" if event.custom_instructions is not None else "auto"
+        outcome = await self.runtime.hooks.fire(
+            "PreCompact",
+            {"trigger": trigger, "custom_instructions": event.custom_instructions or ""},
+        )
+        self._tell_user(ctx, outcome.user_messages)
+        if outcome.blocked:
+            self._tell_user(ctx, [f"Compaction blocked by PreCompact hook: {outcome.reason}"])
+            return SessionBeforeCompactResult(cancel=True)
+        return None
+
+    async def notify(self, message: str, notification_type: str, title: str | None = None) -> None:
+        """Fire Notification hooks (pi-claude calls this where Claude would notify)."""
+        fields: dict[str, Any] = {"message": message, "notification_type": notification_type}
+        if title is not None:
+            fields["title"] = title
+        if self.runtime.hooks.has("Notification"):
+            await self.runtime.hooks.fire("Notification", fields)
+
+
+def _denial(name: str, call_id: str, tool_input: dict[str, Any]) -> Any:
+    from pi_plugin_claude.permissions import PermissionDenial
+
+    return PermissionDenial(name, call_id, dict(tool_input))

@@ -1,0 +1,197 @@
+"""The `pi` entry point: Claude Code's profile in plain pi, inert unless turned on.
+
+- `toolProfile: "claude"` in settings (or the `--claude` flag): Claude's tools replace
+  pi's seven built-in ones, CLAUDE.md memory joins the system prompt and
+  `.claude/commands/*.md` become prompt templates.
+- `claudeSettings: true` in settings: the hooks and permission rules of
+  `.claude/settings*.json` and `~/.claude/settings.json` apply; "ask" uses `ctx.ui.confirm`.
+
+(pi's flag parser accepts only plugin flag names without a hyphen, hence `--claude`.)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pi_core import SettingsManager, hookimpl
+from pi_core.events import (
+    AgentEndEvent,
+    BeforeAgentStartEvent,
+    BeforeAgentStartResult,
+    InputEvent,
+    InputHandled,
+    ResourcesDiscoverEvent,
+    ResourcesDiscoverResult,
+    SessionBeforeCompactEvent,
+    SessionBeforeCompactResult,
+    SessionShutdownEvent,
+    SessionStartEvent,
+    ToolCallEvent,
+    ToolCallResult,
+    ToolResultEvent,
+    ToolResultPatch,
+)
+
+if TYPE_CHECKING:
+    from pi_core import ExtensionContext
+    from pi_plugin_claude.bridge import ClaudeCompat
+    from pi_plugin_claude.permissions import AskCallback, AskRequest, PermissionAnswer
+
+PI_BUILTIN_TOOLS = ("read", "write", "edit", "bash", "grep", "find", "ls")
+
+
+class _State:
+    """What this session turned on (module state: one pi process runs one session at a time)."""
+
+    profile = False
+    compat: ClaudeCompat | None = None
+
+
+_state = _State()
+
+
+def _agent_dir() -> str:
+    override = os.environ.get("PI_CODING_AGENT_DIR")
+    if override:
+        return str(Path(os.path.expanduser(override.strip())).resolve())
+    return str(Path.home() / ".pi" / "agent")
+
+
+def _setting(cwd: str, key: str) -> Any:
+    return SettingsManager.create(cwd, _agent_dir()).get_raw(key)
+
+
+def profile_enabled(ctx: ExtensionContext) -> bool:
+    """Whether `--claude` or the `toolProfile: "claude"` setting asks for Claude's tools."""
+    if ctx.get_flag("claude") is True:
+        return True
+    return bool(_setting(ctx.cwd, "toolProfile") == "claude")
+
+
+def settings_enabled(ctx: ExtensionContext) -> bool:
+    """Whether the `claudeSettings` setting asks for Claude's hooks and permission rules."""
+    return _setting(ctx.cwd, "claudeSettings") is True
+
+
+def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
+    """The AskCallback of plain pi: a yes/no dialog (no UI: denied)."""
+    from pi_plugin_claude.permissions import PermissionAllow, PermissionDeny
+
+    async def ask(request: AskRequest) -> PermissionAnswer:
+        detail = request.input.get("command") or request.input.get("file_path") or ""
+        allowed = await ctx.ui.confirm(
+            f"Allow {request.tool_name}?", f"{request.decision.message}\n{detail}".strip()
+        )
+        if allowed:
+            return PermissionAllow()
+        return PermissionDeny(f"The user denied {request.tool_name}.")
+
+    return ask
+
+
+@hookimpl
+def register_flags(register: Callable[..., None]) -> None:
+    """`--claude`: Claude Code's tool profile for this run."""
+    register(
+        "claude",
+        type="boolean",
+        default=False,
+        description="Use Claude Code's tools (Bash, Read, Edit, ...) instead of pi's",
+    )
+
+
+@hookimpl
+async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None:
+    """Turn the profile and the Claude settings on, if asked for."""
+    from pi_plugin_claude.profile import create_claude_tools
+
+    _state.profile = profile_enabled(ctx)
+    if _state.profile:
+        tools = create_claude_tools(ctx.cwd)
+        for tool in tools:
+            ctx.register_tool(tool)
+        active = [n for n in ctx.get_active_tools() if n not in PI_BUILTIN_TOOLS]
+        ctx.set_active_tools(active + [t.name for t in tools if t.name not in active])
+    if settings_enabled(ctx) and _state.compat is None:
+        from pi_plugin_claude.bridge import ClaudeCompat
+        from pi_plugin_claude.runtime import create_claude_runtime
+
+        runtime = create_claude_runtime(ctx.cwd, ask=confirm_with_ui(ctx))
+        for problem in runtime.problems:
+            ctx.ui.notify(f"Claude settings: {problem}", "warning")
+        _state.compat = ClaudeCompat(runtime)
+    if _state.compat is not None:
+        await _state.compat.session_start(event, ctx)
+
+
+@hookimpl
+def resources_discover(event: ResourcesDiscoverEvent) -> ResourcesDiscoverResult | None:
+    """`.claude/commands/*.md` as prompt templates (with the profile on)."""
+    from pi_plugin_claude.context import command_dirs
+
+    if _setting(event.cwd, "toolProfile") != "claude" and not _state.profile:
+        return None
+    folders = command_dirs(event.cwd)
+    return ResourcesDiscoverResult(prompt_paths=folders) if folders else None
+
+
+@hookimpl
+def before_agent_start(
+    event: BeforeAgentStartEvent, ctx: ExtensionContext
+) -> BeforeAgentStartResult | None:
+    """CLAUDE.md memory in the system prompt, and hook context as a message."""
+    from pi_plugin_claude.context import claude_memory_files, memory_prompt
+
+    prompt = memory_prompt(claude_memory_files(ctx.cwd)) if _state.profile else ""
+    injected = _state.compat.before_agent_start(event) if _state.compat is not None else None
+    if not prompt and injected is None:
+        return None
+    return BeforeAgentStartResult(
+        system_prompt=f"{event.system_prompt}\n\n{prompt}" if prompt else None,
+        message=injected.message if injected is not None else None,
+    )
+
+
+@hookimpl
+async def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
+    """PreToolUse hooks and permission rules (with Claude settings on)."""
+    return await _state.compat.tool_call(event, ctx) if _state.compat is not None else None
+
+
+@hookimpl
+async def tool_result(event: ToolResultEvent, ctx: ExtensionContext) -> ToolResultPatch | None:
+    """PostToolUse hooks (with Claude settings on)."""
+    return await _state.compat.tool_result(event, ctx) if _state.compat is not None else None
+
+
+@hookimpl
+async def input(event: InputEvent, ctx: ExtensionContext) -> InputHandled | None:
+    """UserPromptSubmit hooks (with Claude settings on)."""
+    return await _state.compat.input(event, ctx) if _state.compat is not None else None
+
+
+@hookimpl
+async def agent_end(event: AgentEndEvent, ctx: ExtensionContext) -> None:
+    """Stop hooks (with Claude settings on)."""
+    if _state.compat is not None:
+        await _state.compat.agent_end(event, ctx)
+
+
+@hookimpl
+async def session_before_compact(
+    event: SessionBeforeCompactEvent, ctx: ExtensionContext
+) -> SessionBeforeCompactResult | None:
+    """PreCompact hooks (with Claude settings on)."""
+    if _state.compat is None:
+        return None
+    return await _state.compat.session_before_compact(event, ctx)
+
+
+@hookimpl
+async def session_shutdown(event: SessionShutdownEvent, ctx: ExtensionContext) -> None:
+    """SessionEnd hooks (with Claude settings on)."""
+    if _state.compat is not None:
+        await _state.compat.session_shutdown(event, ctx)

@@ -1,0 +1,218 @@
+"""Read, Write, Edit and MultiEdit: Claude's schemas and result texts over pi's file tools."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from typing import TYPE_CHECKING
+
+from pi_plugin_tools.api import file_mutation_lock, replace_file
+
+from pi_core.messages import TextContent
+from pi_core.tools import ToolResult
+from pi_plugin_claude.profile.base import ClaudeTool, absolute
+from pi_plugin_claude.profile.inputs import EditInput, MultiEditInput, ReadInput, WriteInput
+
+if TYPE_CHECKING:
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
+    from pi_core.tools import ToolUpdateCallback
+
+_PI_NOTE = re.compile(r"\n\n(\[(?:Showing lines|\d+ more lines? in file)[^\n]*\])$")
+EMPTY_FILE = (
+    "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"
+)
+
+
+def number_lines(text: str, first_line: int) -> str:
+    """Claude's `cat -n` view: `N<tab>line` for every line (a final newline ends the last)."""
+    if text.endswith("\n"):
+        text = text[:-1]
+    return "\n".join(f"{first_line + index}\t{line}" for index, line in enumerate(text.split("\n")))
+
+
+class ReadTool(ClaudeTool[ReadInput]):
+    """`Read`: pi's read (limits, images, binary refusal) with Claude's numbered lines."""
+
+    name = "Read"
+    label = "Read"
+    description = (
+        "Reads a file from the local filesystem. The file_path parameter must be an absolute "
+        "path. By default, it reads up to 2000 lines from the beginning of the file; offset and "
+        "limit select other lines. Results are returned with line numbers starting at 1 "
+        "(`N<tab>line`). Images are shown to the model."
+    )
+    parameters = ReadInput
+    prompt_snippet = "Read file contents (absolute paths, numbered lines)"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: ReadInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Read through pi's `read`, then number the lines as Claude does."""
+        path = absolute(params.file_path, ctx.cwd)
+        if os.path.isfile(path) and os.path.getsize(path) == 0:
+            return ToolResult.text(EMPTY_FILE)
+        arguments = {"path": path, "offset": params.offset, "limit": params.limit}
+        try:
+            result = await self.run_pi("read", arguments, call_id, signal, ctx)
+        except FileNotFoundError:
+            raise FileNotFoundError(
+                f"File does not exist. Current working directory: {ctx.cwd}"
+            ) from None
+        except ValueError as error:
+            match = re.match(r"Offset \d+ is beyond end of file \((\d+) lines total\)", str(error))
+            if match is None:
+                raise
+            return ToolResult.text(
+                "<system-reminder>Warning: the file exists but is shorter than the provided "
+                f"offset ({params.offset}). The file has {match.group(1)} lines."
+                "</system-reminder>"
+            )
+        if any(not isinstance(block, TextContent) for block in result.content):
+            return result  # an image: pi's answer as it is
+        text = result.text_content()
+        note = _PI_NOTE.search(text)
+        body = text[: note.start()] if note else text
+        numbered = number_lines(body, params.offset or 1)
+        return ToolResult.text(numbered + (f"\n\n{note.group(1)}" if note else ""), result.details)
+
+
+class WriteTool(ClaudeTool[WriteInput]):
+    """`Write`: pi's write, answered in Claude's words."""
+
+    name = "Write"
+    label = "Write"
+    description = (
+        "Writes a file to the local filesystem, overwriting the file if it exists. The "
+        "file_path parameter must be an absolute path."
+    )
+    parameters = WriteInput
+    prompt_snippet = "Create or overwrite files"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: WriteInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Write through pi's `write`."""
+        path = absolute(params.file_path, ctx.cwd)
+        existed = os.path.exists(path)
+        await self.run_pi("write", {"path": path, "content": params.content}, call_id, signal, ctx)
+        if existed:
+            return ToolResult.text(f"The file {path} has been updated successfully.")
+        return ToolResult.text(f"File created successfully at: {path}")
+
+
+def replace_text(content: str, old: str, new: str, replace_all: bool) -> str:
+    """Replace `old` (everywhere, or exactly once) with Claude's error messages."""
+    if old == new:
+        raise ValueError("No changes to make: old_string and new_string are exactly the same.")
+    count = content.count(old)
+    if count == 0:
+        raise ValueError(f"String to replace not found in file.\nString: {old}")
+    if count > 1 and not replace_all:
+        raise ValueError(
+            f"Found {count} matches of the string to replace, but replace_all is false. To "
+            "replace all occurrences, set replace_all to true. To replace only one occurrence, "
+            f"please provide more context to uniquely identify the instance.\nString: {old}"
+        )
+    return content.replace(old, new) if replace_all else content.replace(old, new, 1)
+
+
+def _read_text(path: str, shown: str) -> str:
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"File does not exist: {shown}") from None
+
+
+async def _rewrite(path: str, shown: str, edit: list[tuple[str, str, bool]]) -> None:
+    """Apply the edits in order and replace the file once, atomically (pi's replace_file)."""
+    async with file_mutation_lock(path):
+        content = await asyncio.to_thread(_read_text, path, shown)
+        for old, new, replace_all in edit:
+            content = replace_text(content, old, new, replace_all)
+        await asyncio.to_thread(replace_file, path, content.encode("utf-8"))
+
+
+class EditTool(ClaudeTool[EditInput]):
+    """`Edit`: one exact replacement (pi's edit), or every occurrence with `replace_all`."""
+
+    name = "Edit"
+    label = "Edit"
+    description = (
+        "Performs exact string replacements in files. The edit fails if old_string is not "
+        "unique in the file unless replace_all is true. Use replace_all to rename across the file."
+    )
+    parameters = EditInput
+    prompt_snippet = "Make exact string replacements in a file"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: EditInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Check the match count in Claude's words, then edit through pi (or replace all)."""
+        path = absolute(params.file_path, ctx.cwd)
+        if params.replace_all:
+            await _rewrite(path, params.file_path, [(params.old_string, params.new_string, True)])
+            return ToolResult.text(
+                f"The file {path} has been updated. All occurrences were successfully replaced."
+            )
+        content = await asyncio.to_thread(_read_text, path, params.file_path)
+        replace_text(content, params.old_string, params.new_string, False)  # Claude's errors
+        edits = [{"oldText": params.old_string, "newText": params.new_string}]
+        result = await self.run_pi("edit", {"path": path, "edits": edits}, call_id, signal, ctx)
+        return ToolResult.text(f"The file {path} has been updated successfully.", result.details)
+
+
+def _excerpt(text: str, width: int = 50) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+class MultiEditTool(ClaudeTool[MultiEditInput]):
+    """`MultiEdit`: several replacements applied in order; all or nothing."""
+
+    name = "MultiEdit"
+    label = "MultiEdit"
+    description = (
+        "Makes multiple edits to a single file in one operation. Edits are applied in sequence, "
+        "each to the result of the previous one; if any edit fails, none are applied."
+    )
+    parameters = MultiEditInput
+    prompt_snippet = "Make several exact replacements in one file"
+
+    async def execute(
+        self,
+        call_id: str,
+        params: MultiEditInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Apply every edit in order to the file's text, then write it once."""
+        path = absolute(params.file_path, ctx.cwd)
+        edits = [(e.old_string, e.new_string, bool(e.replace_all)) for e in params.edits]
+        await _rewrite(path, params.file_path, edits)
+        lines = [
+            f'{index}. Replaced "{_excerpt(old)}" with "{_excerpt(new)}"'
+            for index, (old, new, _) in enumerate(edits, 1)
+        ]
+        count = len(edits)
+        return ToolResult.text(
+            f"Applied {count} edit{'s' if count != 1 else ''} to {params.file_path}:\n"
+            + "\n".join(lines)
+        )

@@ -1,0 +1,101 @@
+"""Task: run a subagent (a fresh in-memory pi session with Claude's tools) and return its answer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pi_core import SessionManager, create_agent_session, hookimpl
+from pi_core.events import BeforeAgentStartEvent, BeforeAgentStartResult
+from pi_core.tools import Tool, ToolResult
+from pi_plugin_claude.profile.agents import GENERAL_PURPOSE, AgentDefinition, load_agents
+from pi_plugin_claude.profile.base import ClaudeTool
+from pi_plugin_claude.profile.inputs import TaskInput
+
+if TYPE_CHECKING:
+    from pi_core import ExtensionContext
+    from pi_core.abort import AbortSignal
+    from pi_core.tools import ToolUpdateCallback
+
+ToolFactory = Callable[[], Sequence[Tool[Any]]]
+
+
+class _SubagentPrompt:
+    """An inline plugin that appends the agent's instructions to the system prompt."""
+
+    __name__ = "claude-subagent-prompt"
+
+    def __init__(self, prompt: str) -> None:
+        self.prompt = prompt
+
+    @hookimpl
+    def before_agent_start(self, event: BeforeAgentStartEvent) -> BeforeAgentStartResult | None:
+        """Add the subagent's own prompt."""
+        if not self.prompt:
+            return None
+        return BeforeAgentStartResult(system_prompt=f"{event.system_prompt}\n\n{self.prompt}")
+
+
+class TaskTool(ClaudeTool[TaskInput]):
+    """`Task`: launch a subagent from `.claude/agents/*.md` (or the general-purpose one)."""
+
+    name = "Task"
+    label = "Task"
+    parameters = TaskInput
+    prompt_snippet = "Launch a subagent for a self-contained task"
+
+    def __init__(self, tools: ToolFactory, cwd: str | None = None) -> None:
+        self.tools = tools
+        catalog = load_agents(cwd) if cwd else None
+        listing = (
+            "\n".join(f"- {a.name}: {a.description}" for a in catalog.agents.values())
+            if catalog
+            else ""
+        )
+        self.description = (
+            "Launch a new agent to handle complex, multi-step tasks autonomously. Give it a "
+            "short description, the full task as prompt, and a subagent_type."
+            + (f"\n\nAvailable agent types:\n{listing}" if listing else "")
+        )
+
+    async def execute(
+        self,
+        call_id: str,
+        params: TaskInput,
+        signal: AbortSignal | None,
+        on_update: ToolUpdateCallback | None,
+        ctx: ExtensionContext,
+    ) -> ToolResult:
+        """Run the subagent to completion and return its last answer."""
+        catalog = load_agents(ctx.cwd)
+        kind = params.subagent_type or GENERAL_PURPOSE
+        agent = catalog.agents.get(kind)
+        if agent is None:
+            known = ", ".join(sorted(catalog.agents))
+            raise ValueError(f"Agent type '{kind}' not found. Available agents: {known}")
+        text = await self.run_subagent(agent, params.prompt, signal, ctx)
+        return ToolResult.text(text or "(Task completed with no output)", {"agent": agent.name})
+
+    async def run_subagent(
+        self, agent: AgentDefinition, prompt: str, signal: AbortSignal | None, ctx: ExtensionContext
+    ) -> str:
+        """A fresh in-memory session with the agent's tools and prompt, on the parent's model."""
+        tools = [t for t in self.tools() if t.name != "Task"]
+        if agent.tools is not None:
+            tools = [t for t in tools if t.name in agent.tools]
+        session = await create_agent_session(
+            cwd=ctx.cwd,
+            model=ctx.model,
+            tools=[t.name for t in tools],
+            custom_tools=tools,
+            plugins=[_SubagentPrompt(agent.prompt)],
+            session=SessionManager.in_memory(),
+        )
+        try:
+            if signal is not None:
+                signal.add_listener(lambda: session.spawn(session.abort()))
+            await session.prompt(prompt, expand_prompt_templates=False)
+            await session.settle()
+            return session.get_last_assistant_text() or ""
+        finally:
+            await session.shutdown()
