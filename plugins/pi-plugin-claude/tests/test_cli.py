@@ -173,7 +173,7 @@ def test_partial_messages_stream_anthropic_events(
 def test_max_turns_stops_with_error_max_turns(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
-    server.queue(script.call("toolu_m", "bash", {"command": "echo 1"}), script.reply("never"))
+    server.queue(script.call("toolu_m", "Bash", {"command": "echo 1"}), script.reply("never"))
     done = run(
         pi_claude, "-p", "loop", "--output-format", "json", "--max-turns", "1",
         "--permission-mode", "bypassPermissions",

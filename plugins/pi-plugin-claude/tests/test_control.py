@@ -113,7 +113,7 @@ def test_interrupt_while_can_use_tool_waits_cancels_the_request(
 ) -> None:
     marker = project / "never.txt"
     server.queue(
-        script.call("toolu_c", "bash", {"command": f"touch {marker}"}), script.reply("after")
+        script.call("toolu_c", "Bash", {"command": f"touch {marker}"}), script.reply("after")
     )
     host = host_factory("--permission-prompt-tool", "stdio")
     host.send(

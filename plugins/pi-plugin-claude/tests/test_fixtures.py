@@ -53,7 +53,7 @@ def shape(message: dict[str, Any]) -> tuple[Any, ...]:
 
 
 def run_pi_claude(pi_claude: str, scenario: dict[str, Any], home: Path, project: Path) -> list[Any]:
-    with fake_server(scenario, "bash") as server:
+    with fake_server(scenario, "Bash") as server:
         env = dict(os.environ)
         env.update(
             HOME=str(home),

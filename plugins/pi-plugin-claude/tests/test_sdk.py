@@ -54,7 +54,7 @@ async def test_one_shot_query_runs_bash(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(
-        script.call("toolu_1", "bash", {"command": "echo hello-from-bash"}, text="Running it."),
+        script.call("toolu_1", "Bash", {"command": "echo hello-from-bash"}, text="Running it."),
         script.reply("All done."),
     )
     seen = [
@@ -75,10 +75,10 @@ async def test_one_shot_query_runs_bash(
     ]
     init = seen[0]
     assert isinstance(init, SystemMessage) and init.subtype == "init"
-    assert init.data["cwd"] == str(project) and "bash" in init.data["tools"]
+    assert init.data["cwd"] == str(project) and "Bash" in init.data["tools"]
     call = seen[2]
     assert isinstance(call, AssistantMessage)
-    assert isinstance(call.content[0], ToolUseBlock) and call.content[0].name == "bash"
+    assert isinstance(call.content[0], ToolUseBlock) and call.content[0].name == "Bash"
     tool_result = seen[3]
     assert isinstance(tool_result, UserMessage) and isinstance(tool_result.content, list)
     block = tool_result.content[0]
@@ -115,7 +115,7 @@ async def test_client_keeps_one_conversation_over_turns(
 async def test_can_use_tool_allow_with_updated_input(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
-    server.queue(script.call("toolu_a", "bash", {"command": "touch made.txt"}), script.reply("ok"))
+    server.queue(script.call("toolu_a", "Bash", {"command": "touch made.txt"}), script.reply("ok"))
     asked: list[tuple[str, dict[str, Any]]] = []
 
     async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -129,7 +129,7 @@ async def test_can_use_tool_allow_with_updated_input(
             options=options(pi_claude, project, can_use_tool=can_use_tool),
         )
     ]
-    assert asked == [("bash", {"command": "touch made.txt"})]  # echo alone is read-only: not asked
+    assert asked == [("Bash", {"command": "touch made.txt"})]  # echo alone is read-only: not asked
     sent = tool_results(server.requests[1].json())
     assert result_text(sent[0]).strip() == "rewritten" and not sent[0].get("is_error")
     assert not (project / "made.txt").exists()
@@ -143,7 +143,7 @@ async def test_can_use_tool_deny_reaches_the_model_verbatim(
     target = project / "keep.txt"
     target.write_text("precious")
     server.queue(
-        script.call("toolu_rm", "bash", {"command": f"rm {target}"}), script.reply("understood")
+        script.call("toolu_rm", "Bash", {"command": f"rm {target}"}), script.reply("understood")
     )
 
     async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -162,14 +162,14 @@ async def test_can_use_tool_deny_reaches_the_model_verbatim(
     result = seen[-1]
     assert isinstance(result, ResultMessage)
     assert result.permission_denials == [
-        {"tool_name": "bash", "tool_use_id": "toolu_rm", "tool_input": {"command": f"rm {target}"}}
+        {"tool_name": "Bash", "tool_use_id": "toolu_rm", "tool_input": {"command": f"rm {target}"}}
     ]
 
 
 async def test_hook_callbacks_fire_in_order_with_their_fields(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
-    server.queue(script.call("toolu_h", "bash", {"command": "echo hooked"}), script.reply("fin"))
+    server.queue(script.call("toolu_h", "Bash", {"command": "echo hooked"}), script.reply("fin"))
     calls: list[dict[str, Any]] = []
 
     async def record(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
@@ -195,9 +195,9 @@ async def test_hook_callbacks_fire_in_order_with_their_fields(
         assert call["permission_mode"] == "bypassPermissions"
     start, submit, pre, post, stop = calls
     assert start["source"] == "startup" and submit["prompt"] == "go"
-    assert pre["tool_name"] == "bash" and pre["tool_input"] == {"command": "echo hooked"}
+    assert pre["tool_name"] == "Bash" and pre["tool_input"] == {"command": "echo hooked"}
     assert pre["tool_use_id"] == "toolu_h" and post["tool_use_id"] == "toolu_h"
-    assert "hooked" in post["tool_response"]["stdout"]
+    assert "hooked" in str(post["tool_response"])  # the profile passes the text (Claude: an object)
     assert stop["stop_hook_active"] is False and stop["last_assistant_message"] == "fin"
 
 
@@ -205,7 +205,7 @@ async def test_a_pre_tool_use_hook_denies_the_call(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     marker = project / "ran.txt"
-    server.queue(script.call("toolu_d", "bash", {"command": f"touch {marker}"}), script.reply("ok"))
+    server.queue(script.call("toolu_d", "Bash", {"command": f"touch {marker}"}), script.reply("ok"))
 
     async def deny(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {
@@ -216,7 +216,7 @@ async def test_a_pre_tool_use_hook_denies_the_call(
             }
         }
 
-    hooks: Any = {"PreToolUse": [HookMatcher(matcher="bash", hooks=[deny])]}
+    hooks: Any = {"PreToolUse": [HookMatcher(matcher="Bash", hooks=[deny])]}
     seen = [
         m
         async for m in query(
@@ -227,7 +227,7 @@ async def test_a_pre_tool_use_hook_denies_the_call(
     assert not marker.exists()
     sent = tool_results(server.requests[1].json())
     assert sent[0]["is_error"] is True
-    assert result_text(sent[0]) == "PreToolUse:bash hook error: touching is forbidden here"
+    assert result_text(sent[0]) == "PreToolUse:Bash hook error: touching is forbidden here"
     result = seen[-1]
     assert isinstance(result, ResultMessage) and len(result.permission_denials or []) == 1
 
@@ -315,7 +315,7 @@ async def test_the_transcript_file_follows_claude_codes_format(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(
-        script.call("toolu_t", "bash", {"command": "echo t"}, text="Calling."), script.reply("ok")
+        script.call("toolu_t", "Bash", {"command": "echo t"}, text="Calling."), script.reply("ok")
     )
     seen = [
         m
@@ -355,12 +355,12 @@ async def test_a_settings_command_hook_exiting_2_blocks_the_call(
     command = 'cat > hook-input.json; echo "no touching here" >&2; exit 2'
     settings = {
         "hooks": {
-            "PreToolUse": [{"matcher": "bash", "hooks": [{"type": "command", "command": command}]}]
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": command}]}]
         }
     }
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(json.dumps(settings))
-    server.queue(script.call("toolu_s", "bash", {"command": f"touch {marker}"}), script.reply("ok"))
+    server.queue(script.call("toolu_s", "Bash", {"command": f"touch {marker}"}), script.reply("ok"))
     seen = [
         m
         async for m in query(
@@ -371,7 +371,7 @@ async def test_a_settings_command_hook_exiting_2_blocks_the_call(
     assert not marker.exists()
     sent = tool_results(server.requests[1].json())
     assert sent[0]["is_error"] is True
-    assert result_text(sent[0]) == f"PreToolUse:bash hook error: [{command}]: no touching here"
+    assert result_text(sent[0]) == f"PreToolUse:Bash hook error: [{command}]: no touching here"
     hook_input = json.loads((project / "hook-input.json").read_text())
     assert hook_input["hook_event_name"] == "PreToolUse" and hook_input["tool_use_id"] == "toolu_s"
     assert hook_input["tool_input"] == {"command": f"touch {marker}"}

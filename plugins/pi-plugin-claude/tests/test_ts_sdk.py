@@ -49,7 +49,7 @@ def test_typescript_sdk_completes_a_session_with_a_tool_call(
     folder = sdk_folder()
     server.queue(
         script.call(
-            "toolu_ts", "bash", {"command": "touch ts.txt && echo from-typescript"}, text="Running."
+            "toolu_ts", "Bash", {"command": "touch ts.txt && echo from-typescript"}, text="Running."
         ),
         script.reply("TS done."),
     )
@@ -63,7 +63,7 @@ def test_typescript_sdk_completes_a_session_with_a_tool_call(
     assert done.returncode == 0, done.stderr
     messages = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     summary = messages[-1]
-    assert summary == {"type": "smoke_summary", "asked": ["bash"], "ok": True}
+    assert summary == {"type": "smoke_summary", "asked": ["Bash"], "ok": True}
     result = messages[-2]
     assert (result["type"], result["subtype"], result["result"]) == (
         "result",

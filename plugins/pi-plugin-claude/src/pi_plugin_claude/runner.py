@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from pi_core import AgentSession, create_agent_session
+from pi_core import AgentSession, LoadOptions, create_agent_session
 from pi_core.messages import AssistantMessage, ImageContent, TextContent, ToolResultMessage
-from pi_plugin_claude.hooks import ClaudeHooks, HookConfig
+from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.options import ClaudeOptions
-from pi_plugin_claude.permissions import PermissionGate
+from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge, SdkHookSource
 from pi_plugin_claude.protocol.control import ControlChannel, Output
 from pi_plugin_claude.protocol.messages import (
@@ -25,9 +26,9 @@ from pi_plugin_claude.protocol.messages import (
     tool_result_line,
     user_text_line,
 )
+from pi_plugin_claude.runtime import create_claude_runtime
 from pi_plugin_claude.session.locate import choose_session
 from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_path
-from pi_plugin_claude.settings import load_claude_settings
 
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
@@ -38,6 +39,8 @@ CLAUDE_ALIASES = {
     "haiku": "claude-haiku-4-5",
 }
 """Claude Code's model aliases, as the anthropic provider's ids."""
+PROFILE_ENTRY_POINT = "claude-profile"
+"""The name of the Claude profile's `pi` entry point (the plugin for plain pi)."""
 ANTHROPIC_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")
 
 
@@ -118,28 +121,27 @@ class ClaudeRunner:
         self.cwd = str(Path(cwd).resolve())
         self.output = output
         self.control = ControlChannel(output, enabled=stream_input)
-        settings = load_claude_settings(self.cwd, options.setting_sources, options.settings)
-        policy = settings.permission_policy(
-            mode=options.permission_mode,
+        self.runtime = create_claude_runtime(
+            self.cwd,
+            setting_sources=options.setting_sources,
+            settings=options.settings,
+            permission_mode=options.permission_mode,
             allowed_tools=options.allowed_tools,
             disallowed_tools=options.disallowed_tools,
             add_dirs=options.add_dirs,
         )
-        hook_config = HookConfig.parse(settings.hooks())
-        self.problems = settings.problems + hook_config.problems
+        self.problems = list(self.runtime.problems)
+        self.runtime.on_user_message = self._tell_user
         self.state = BridgeState(
             cwd=self.cwd,
             system_prompt=self._system_prompt(options),
             append_system_prompt=options.append_system_prompt,
         )
-        self.gate = PermissionGate(policy)
-        self.hooks = ClaudeHooks(
-            config=hook_config,
-            cwd=self.cwd,
-            permission_mode=lambda: self.gate.policy.mode,
-            sources=[SdkHookSource(self.state, self.control)] if stream_input else [],
-        )
-        self.bridge = HostBridge(self.state, self.control, self.gate, self.hooks)
+        self.gate = self.runtime.gate
+        if stream_input:
+            self.runtime.hooks.sources.append(SdkHookSource(self.state, self.control))
+        self.compat = ClaudeCompat(self.runtime)
+        self.bridge = HostBridge(self.state, self.control, self.compat)
         if options.permission_prompt_tool == "stdio" and stream_input:
             self.gate.ask = self.bridge.ask_host
         self.session: AgentSession | None = None
@@ -147,6 +149,11 @@ class ClaudeRunner:
         self.exit_code = 0
         self.running = False
         self.reads_session_state = os.environ.get("CLAUDE_CODE_SDK_READS_SESSION_STATE") == "1"
+
+    @staticmethod
+    def _tell_user(message: str) -> None:
+        """Hook errors and `systemMessage`s are for the user: stderr (hosts log it)."""
+        print(f"pi-claude: {message}", file=sys.stderr, flush=True)
 
     @staticmethod
     def _system_prompt(options: ClaudeOptions) -> str | None:
@@ -171,26 +178,28 @@ class ClaudeRunner:
             return self.session
         chosen = choose_session(self.options, self.cwd)
         manager = chosen.manager
-        self.state.resumed = chosen.resumed
         self.state.session_id = manager.session_id
         self.state.transcript_path = str(transcript_path(self.cwd, manager.session_id))
-        self.hooks.session_id = self.state.session_id
-        self.hooks.transcript_path = self.state.transcript_path
+        self.runtime.hooks.session_id = self.state.session_id
+        self.runtime.hooks.transcript_path = self.state.transcript_path
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
-            tools = [name for tool in self.options.tools for name in (tool, tool.lower())]
+            tools = list(self.options.tools)
         model = requested_model(self.options)
         on_anthropic = model is not None and model.startswith("anthropic/")
         session = await create_agent_session(
             cwd=self.cwd,
             model=model,
             tools=tools,
-            plugins=[self.bridge],
+            no_builtin_tools=True,  # Claude's tools replace pi's seven
+            custom_tools=create_claude_tools(self.cwd),
+            plugins=[self.compat, self.bridge],
+            # pi-claude wires the profile itself: the entry point must not add it a second time
+            load_options=LoadOptions(blocked=[PROFILE_ENTRY_POINT]),
             session=manager,
             api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
         self.session = session
-        self.bridge.abort_turn = session.abort
         await self._point_anthropic_at_env()
         if self.options.max_thinking_tokens is not None:
             self.set_thinking_budget(self.options.max_thinking_tokens)
@@ -270,9 +279,8 @@ class ClaudeRunner:
         """Run one user message to its end; emit its lines; return (and emit) its result."""
         session = await self.start()
         started = time.monotonic()
-        self.state.prompt_blocked = False
         self.state.interrupt_requested = False
-        self.state.denials = []
+        denials_before = len(self.gate.denials)
         recorder = TurnRecorder(self)
         if self.transcript is not None:
             self.transcript.begin_prompt(self.gate.policy.mode)
@@ -281,18 +289,19 @@ class ClaudeRunner:
         self.session_state("running")
         unsubscribe = session.subscribe(recorder)
         try:
-            if not self.state.prompt_blocked:
-                self.emit(self.init_message())
+            self.emit(self.init_message())
             await session.prompt(text, images=images or None, source="rpc")
         finally:
             unsubscribe()
             self.running = False
-        result = self._result(recorder, started)
+        result = self._result(recorder, started, denials_before)
         self.emit(result)
         self.session_state("idle")
         return result
 
-    def _result(self, recorder: TurnRecorder, started: float) -> dict[str, Any]:
+    def _result(
+        self, recorder: TurnRecorder, started: float, denials_before: int
+    ) -> dict[str, Any]:
         elapsed = int((time.monotonic() - started) * 1000)
         assistants = recorder.assistants
         last = assistants[-1] if assistants else None
@@ -329,14 +338,17 @@ class ClaudeRunner:
             "is_error": is_error,
             "duration_ms": elapsed,
             "duration_api_ms": elapsed,
-            "num_turns": 0 if self.state.prompt_blocked else max(1, len(completed)),
+            "num_turns": len(completed),  # 0 when a UserPromptSubmit hook dropped the prompt
             "result": text,
             "stop_reason": STOP_REASONS.get(last.stop_reason) if last is not None else None,
             "session_id": self.state.session_id,
             "total_cost_usd": sum(m.usage.cost.total for m in assistants),
             "usage": usage,
             "modelUsage": {},
-            "permission_denials": list(self.state.denials),
+            "permission_denials": [
+                {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
+                for d in self.gate.denials[denials_before:]
+            ],
             "uuid": new_uuid(),
             **extra,
         }
