@@ -254,8 +254,11 @@ class AgentSession:
 
     async def settle(self) -> None:
         """Wait until retries, automatic continues and the agent itself are done."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+        # A spawned task that prompts (a plugin's send_user_message from agent_end) settles too:
+        # it must not wait for itself.
+        current = asyncio.current_task()
+        while pending := [task for task in self._background if task is not current]:
+            await asyncio.gather(*pending, return_exceptions=True)
         await self.agent.wait_for_idle()
 
     def schedule_continue(self) -> None:

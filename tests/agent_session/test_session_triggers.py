@@ -181,3 +181,19 @@ async def test_send_user_message_prompts_without_template_expansion(harness: Har
     session = await harness.session()
     await session.send_user_message("/fix main.py")
     assert texts(harness.request(0))[-1] == "/fix main.py"
+
+
+async def test_a_message_sent_from_agent_end_runs_before_prompt_returns(harness: Harness) -> None:
+    sent: list[str] = []
+
+    def agent_end(event: Any, ctx: Any) -> None:
+        if not sent:  # answer the first run once, as a Stop hook that blocks does
+            sent.append("again")
+            ctx.send_user_message("once more", deliver_as="followUp")
+
+    harness.server.queue(chat_stream("first"), chat_stream("second"))
+    session = await harness.session(plugin(agent_end=agent_end))
+    await asyncio.wait_for(session.prompt("hi"), 30)  # it used to wait for itself forever
+    assert len(harness.server.requests) == 2
+    assert texts(harness.request(1))[-1] == "once more"
+    assert session.get_last_assistant_text() == "second"

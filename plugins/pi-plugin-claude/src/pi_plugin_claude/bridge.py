@@ -9,6 +9,7 @@ SubagentStop are fired by `ClaudeCompat.notify` and the Task tool's caller.
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -82,8 +83,10 @@ class ClaudeCompat:
         for message in messages:
             if self.runtime.on_user_message is not None:
                 self.runtime.on_user_message(message)
-            elif ctx is not None:
+            elif ctx is not None and ctx.has_ui:
                 ctx.ui.notify(message, "warning")
+            else:  # print mode: the user reads stderr
+                print(message, file=sys.stderr)
 
     def _stop(self, ctx: ExtensionContext, outcome: HookOutcome) -> None:
         if outcome.stop:
@@ -207,10 +210,7 @@ class ClaudeCompat:
         source = {"resume": "resume", "new": "clear"}.get(event.reason, "startup")
         outcome = await self.runtime.hooks.fire("SessionStart", {"source": source})
         self._tell_user(ctx, outcome.user_messages)
-        self.pending_context += [
-            text.replace("SessionStart hook success: ", "", 1)
-            for text in outcome.additional_context
-        ]
+        self.pending_context += outcome.additional_context
 
     @hookimpl
     async def session_shutdown(self, event: SessionShutdownEvent, ctx: ExtensionContext) -> None:

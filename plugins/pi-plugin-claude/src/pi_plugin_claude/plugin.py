@@ -77,10 +77,12 @@ def settings_enabled(ctx: ExtensionContext) -> bool:
 
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
-    """The AskCallback of plain pi: a yes/no dialog (no UI: denied)."""
-    from pi_plugin_claude.permissions import PermissionAllow, PermissionDeny
+    """The AskCallback of plain pi: a yes/no dialog (no UI, as in `pi -p`: denied)."""
+    from pi_plugin_claude.permissions import PermissionAllow, PermissionDeny, no_prompt_message
 
     async def ask(request: AskRequest) -> PermissionAnswer:
+        if not ctx.has_ui:
+            return PermissionDeny(no_prompt_message(request.tool_name))
         detail = request.input.get("command") or request.input.get("file_path") or ""
         allowed = await ctx.ui.confirm(
             f"Allow {request.tool_name}?", f"{request.decision.message}\n{detail}".strip()

@@ -1,0 +1,159 @@
+"""The compat plugin as pi-claude uses it: an SDK session with Claude's tools, settings and an
+AskCallback, against the fake server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pi_plugin_claude.bridge import ClaudeCompat
+from pi_plugin_claude.permissions import (
+    AskRequest,
+    PermissionAllow,
+    PermissionAnswer,
+    PermissionDeny,
+)
+from pi_plugin_claude.profile import create_claude_tools
+from pi_plugin_claude.runtime import ClaudeRuntime, create_claude_runtime
+
+from pi_core import AgentSession, SessionManager, create_agent_session
+from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream
+
+
+class Host:
+    """Answers each ask from a script, and records what it was asked."""
+
+    def __init__(self, *answers: PermissionAnswer) -> None:
+        self.answers = list(answers)
+        self.asked: list[AskRequest] = []
+
+    async def __call__(self, request: AskRequest) -> PermissionAnswer:
+        self.asked.append(request)
+        return self.answers.pop(0)
+
+
+@pytest.fixture
+def server() -> Any:
+    with FakeLLMServer() as running:
+        yield running
+
+
+@pytest.fixture
+def project(tmp_path: Path, isolated_agent_dir: Path, server: FakeLLMServer) -> Path:
+    (isolated_agent_dir / "models.json").write_text(json.dumps(chat_models_json(server.base_url)))
+    cwd = tmp_path / "project"
+    (cwd / ".claude").mkdir(parents=True)
+    return cwd
+
+
+async def open_session(cwd: Path, runtime: ClaudeRuntime) -> AgentSession:
+    tools = create_claude_tools(str(cwd))
+    return await create_agent_session(
+        cwd=cwd,
+        model="fake/fake-model",
+        tools=[tool.name for tool in tools],
+        custom_tools=tools,
+        plugins=[ClaudeCompat(runtime)],
+        session=SessionManager.in_memory(str(cwd)),
+    )
+
+
+def tool_results(server: FakeLLMServer, index: int) -> list[str]:
+    body = server.requests[index].json()
+    return [m["content"] for m in body["messages"] if m.get("role") == "tool"]
+
+
+async def test_plan_mode_blocks_writes_until_exit_plan_mode_is_approved(
+    project: Path, server: FakeLLMServer
+) -> None:
+    host = Host(PermissionDeny("Keep planning"), PermissionAllow(), PermissionAllow())
+    runtime = create_claude_runtime(project, permission_mode="plan", ask=host)
+    session = await open_session(project, runtime)
+    target = project / "out.txt"
+    server.queue(
+        chat_stream(tool_calls=[("Write", {"file_path": str(target), "content": "x"})]),
+        chat_stream(tool_calls=[("ExitPlanMode", {"plan": "write out.txt"})]),
+        chat_stream(tool_calls=[("ExitPlanMode", {"plan": "write out.txt, really"})]),
+        chat_stream(tool_calls=[("Write", {"file_path": str(target), "content": "x"})]),
+        chat_stream("written"),
+    )
+    await session.prompt("plan then write")
+    assert tool_results(server, 1)[-1].startswith("Write is not allowed in plan mode")
+    assert tool_results(server, 2)[-1] == "Keep planning"
+    assert tool_results(server, 3)[-1].startswith("User has approved your plan.")
+    assert tool_results(server, 4)[-1] == f"File created successfully at: {target}"
+    assert target.read_text() == "x"
+    # out of plan mode the Write is asked about like any other (default mode)
+    assert [r.tool_name for r in host.asked] == ["ExitPlanMode", "ExitPlanMode", "Write"]
+    assert runtime.gate.policy.mode == "default"
+    assert [d.tool_name for d in runtime.gate.denials] == ["Write", "ExitPlanMode"]
+    await session.shutdown()
+
+
+async def test_the_host_can_rewrite_an_asked_call(project: Path, server: FakeLLMServer) -> None:
+    host = Host(PermissionAllow(updated_input={"command": "echo from-host"}))
+    runtime = create_claude_runtime(project, ask=host)
+    session = await open_session(project, runtime)
+    server.queue(chat_stream(tool_calls=[("Bash", {"command": "touch x"})]), chat_stream("ok"))
+    await session.prompt("go")
+    assert host.asked[0].input == {"command": "touch x"}
+    assert tool_results(server, 1) == ["from-host"]
+    assert not (project / "x").exists()
+    await session.shutdown()
+
+
+async def test_settings_rules_and_cli_rules_apply(project: Path, server: FakeLLMServer) -> None:
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"allow": ["Bash(touch:*)"]}})
+    )
+    runtime = create_claude_runtime(project, disallowed_tools=["Bash(touch secret:*)"])
+    session = await open_session(project, runtime)
+    server.queue(
+        chat_stream(tool_calls=[("Bash", {"command": "touch ok"})]),
+        chat_stream(tool_calls=[("Bash", {"command": "touch secret"})]),
+        chat_stream("done"),
+    )
+    await session.prompt("go")
+    assert tool_results(server, 1)[-1] == "(Bash completed with no output)"
+    assert tool_results(server, 2)[-1] == (
+        "Permission to use Bash with command touch secret has been denied."
+    )
+    assert (project / "ok").exists() and not (project / "secret").exists()
+    await session.shutdown()
+
+
+async def test_sdk_hook_sources_join_settings_hooks(project: Path, server: FakeLLMServer) -> None:
+    from pi_plugin_claude.hooks import HookReply
+
+    seen: list[tuple[str, dict[str, Any]]] = []
+
+    async def sdk_callbacks(
+        event: str, payload: dict[str, Any], match: str | None
+    ) -> list[HookReply]:
+        seen.append((event, payload))
+        if event != "PreToolUse":
+            return []
+        deny = {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "host says no",
+            }
+        }
+        return [HookReply("hook_0", 0, output=deny)]
+
+    runtime = create_claude_runtime(project, permission_mode="bypassPermissions")
+    runtime.hooks.sources.append(sdk_callbacks)
+    session = await open_session(project, runtime)
+    server.queue(chat_stream(tool_calls=[("Bash", {"command": "ls"})]), chat_stream("ok"))
+    await session.prompt("go")
+    assert tool_results(server, 1) == ["PreToolUse:Bash hook error: host says no"]
+    events = [event for event, _ in seen]
+    assert events[:3] == ["SessionStart", "UserPromptSubmit", "PreToolUse"]
+    assert "Stop" in events
+    pre = dict(seen)["PreToolUse"]
+    assert pre["tool_input"] == {"command": "ls"} and pre["permission_mode"] == "bypassPermissions"
+    await session.shutdown()
+    assert [event for event, _ in seen][-1] == "SessionEnd"
