@@ -102,3 +102,30 @@ def test_a_bad_entry_drops_only_that_server(tmp_path: Path) -> None:
 def test_tool_names_are_safe_for_every_provider() -> None:
     assert tool_name("my server", "read.file") == "mcp__my_server__read_file"
     assert len(tool_name("s" * 40, "t" * 40)) == 64
+
+
+def test_pi_mcp_config_adds_inline_and_file_documents_last(tmp_path: Path) -> None:
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"mcpServers": {"a": {"command": "from-settings"}}}))
+    extra = tmp_path / "extra.json"
+    extra.write_text(json.dumps({"mcpServers": {"b": {"command": "from-file"}}}))
+    inline = json.dumps({"mcpServers": {"a": {"command": "from-inline"}}})
+    environ = {"PI_MCP_CONFIG": json.dumps([inline, str(extra)])}
+    loaded = load_config([settings], environ)
+    assert loaded.problems == []
+    assert loaded.servers["a"].command == "from-inline"  # read after the files: it wins
+    assert loaded.servers["a"].source == "$PI_MCP_CONFIG[1]"
+    assert loaded.servers["b"].command == "from-file"
+
+
+def test_pi_mcp_config_problems_are_reported_not_fatal(tmp_path: Path) -> None:
+    good = json.dumps({"mcpServers": {"ok": {"command": "x"}}})
+    environ = {"PI_MCP_CONFIG": json.dumps(["{broken", str(tmp_path / "missing.json"), good])}
+    loaded = load_config([], environ)
+    assert list(loaded.servers) == ["ok"]
+    assert len(loaded.problems) == 2
+    assert "$PI_MCP_CONFIG[1]" in loaded.problems[0]
+    assert "missing.json does not exist" in loaded.problems[1]
+    assert load_config([], {"PI_MCP_CONFIG": "not json"}).problems == [
+        "$PI_MCP_CONFIG: not a JSON array (Expecting value)"
+    ]

@@ -184,8 +184,15 @@ class LoadedConfig:
     problems: list[str] = field(default_factory=list)
 
 
+EXTRA_CONFIG_ENV = "PI_MCP_CONFIG"
+"""Extra `mcpServers` documents, read after the files: a JSON array whose items are each a
+path to a JSON file or an inline JSON object (what Claude Code's `--mcp-config` takes)."""
+
+
 def load_config(files: Iterable[Path], environ: Mapping[str, str] | None = None) -> LoadedConfig:
-    """Read `mcpServers` from each file; a bad file or entry is a problem, never a crash."""
+    """Read `mcpServers` from each file, then from `$PI_MCP_CONFIG`; a bad file or entry is a
+    problem, never a crash."""
+    env = os.environ if environ is None else environ
     loaded = LoadedConfig()
     for path in files:
         try:
@@ -193,18 +200,67 @@ def load_config(files: Iterable[Path], environ: Mapping[str, str] | None = None)
         except ConfigError as error:
             loaded.problems.append(str(error))
             continue
-        if data is None:
-            continue
-        servers = data.get("mcpServers")
-        if servers is None:
-            continue
-        if not isinstance(servers, dict):
-            loaded.problems.append(f"{path}: `mcpServers` must be an object")
-            continue
-        for name, raw in servers.items():
-            try:
-                loaded.servers[name] = parse_server(name, raw, str(path), environ)
-            except ConfigError as error:
-                loaded.servers.pop(name, None)
-                loaded.problems.append(str(error))
+        if data is not None:
+            _add_servers(loaded, data, str(path), environ)
+    for source, data in _extra_documents(env.get(EXTRA_CONFIG_ENV), loaded):
+        _add_servers(loaded, data, source, environ)
     return loaded
+
+
+def _extra_documents(raw: str | None, loaded: LoadedConfig) -> list[tuple[str, dict[str, Any]]]:
+    """The documents `$PI_MCP_CONFIG` names, each with where it came from."""
+    if not raw:
+        return []
+    try:
+        items = json.loads(raw)
+    except json.JSONDecodeError as error:
+        loaded.problems.append(f"${EXTRA_CONFIG_ENV}: not a JSON array ({error.msg})")
+        return []
+    if not isinstance(items, list):
+        items = [items]
+    documents: list[tuple[str, dict[str, Any]]] = []
+    for index, item in enumerate(items, 1):
+        source = f"${EXTRA_CONFIG_ENV}[{index}]"
+        if isinstance(item, dict):
+            documents.append((source, item))
+            continue
+        text = str(item).strip()
+        if text.startswith("{"):
+            try:
+                parsed = json.loads(text)
+            except json.JSONDecodeError as error:
+                loaded.problems.append(f"{source}: {error.msg} at column {error.colno}")
+                continue
+            if isinstance(parsed, dict):
+                documents.append((source, parsed))
+            else:
+                loaded.problems.append(f"{source}: expected a JSON object")
+            continue
+        path = Path(text).expanduser()
+        try:
+            data = read_json(path)
+        except ConfigError as error:
+            loaded.problems.append(str(error))
+            continue
+        if data is None:
+            loaded.problems.append(f"{source}: {path} does not exist")
+        else:
+            documents.append((str(path), data))
+    return documents
+
+
+def _add_servers(
+    loaded: LoadedConfig, data: dict[str, Any], source: str, environ: Mapping[str, str] | None
+) -> None:
+    servers = data.get("mcpServers")
+    if servers is None:
+        return
+    if not isinstance(servers, dict):
+        loaded.problems.append(f"{source}: `mcpServers` must be an object")
+        return
+    for name, raw in servers.items():
+        try:
+            loaded.servers[name] = parse_server(name, raw, source, environ)
+        except ConfigError as error:
+            loaded.servers.pop(name, None)
+            loaded.problems.append(str(error))

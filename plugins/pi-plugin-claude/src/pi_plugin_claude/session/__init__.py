@@ -1,0 +1,1 @@
+"""Where pi-claude's conversations live: pi session files and Claude Code transcripts."""

@@ -1,0 +1,140 @@
+"""The control protocol on the wire, without an SDK: requests both ways and cancellation."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from pi_core.testing import FakeLLMServer
+
+HEADLESS = ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"]
+
+
+class Host:
+    """pi-claude as a child process, spoken to line by line."""
+
+    def __init__(self, pi_claude: str, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [pi_claude, *HEADLESS, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.seen: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        stdin: IO[str] | None = self.process.stdin
+        assert stdin is not None
+        stdin.write(json.dumps(message) + "\n")
+        stdin.flush()
+
+    def until(self, wanted: Any) -> dict[str, Any]:
+        """Read lines until one satisfies `wanted` (the process must not end first)."""
+        stdout = self.process.stdout
+        assert stdout is not None
+        for line in stdout:
+            message = json.loads(line)
+            self.seen.append(message)
+            if wanted(message):
+                return message
+        stderr = self.process.stderr.read() if self.process.stderr else ""
+        raise AssertionError(f"pi-claude ended first: {stderr}")
+
+    def response_to(self, request_id: str) -> dict[str, Any]:
+        message = self.until(
+            lambda m: m["type"] == "control_response" and m["response"]["request_id"] == request_id
+        )
+        response: dict[str, Any] = message["response"]
+        return response
+
+    def finish(self) -> int:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.stdout and self.process.stdout.read()
+        return self.process.wait(timeout=60)
+
+
+@pytest.fixture
+def host_factory(pi_claude: str, project: Path) -> Iterator[Any]:
+    hosts: list[Host] = []
+
+    def start(*args: str) -> Host:
+        hosts.append(Host(pi_claude, *args))
+        return hosts[-1]
+
+    yield start
+    for host in hosts:
+        if host.process.poll() is None:
+            host.process.kill()
+            host.process.wait()
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"type": "user", "message": {"role": "user", "content": text}, "session_id": ""}
+
+
+def test_initialize_answers_once_and_set_max_thinking_tokens(host_factory: Any) -> None:
+    host = host_factory()
+    host.send(
+        {
+            "type": "control_request",
+            "request_id": "req_1",
+            "request": {"subtype": "initialize", "hooks": None},
+        }
+    )
+    first = host.response_to("req_1")
+    assert first["subtype"] == "success" and "models" in first["response"]
+    host.send(
+        {"type": "control_request", "request_id": "req_2", "request": {"subtype": "initialize"}}
+    )
+    again = host.response_to("req_2")
+    assert again == {"subtype": "error", "request_id": "req_2", "error": "Already initialized"}
+    host.send(
+        {"type": "control_request", "request_id": "req_3",
+         "request": {"subtype": "set_max_thinking_tokens", "max_thinking_tokens": 0}}
+    )  # fmt: skip
+    assert host.response_to("req_3")["subtype"] == "success"
+    host.send(
+        {"type": "control_request", "request_id": "req_4", "request": {"subtype": "rewind_files"}}
+    )
+    unsupported = host.response_to("req_4")
+    assert unsupported["subtype"] == "error" and "rewind_files" in unsupported["error"]
+    assert host.finish() == 0
+
+
+def test_interrupt_while_can_use_tool_waits_cancels_the_request(
+    host_factory: Any, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    marker = project / "never.txt"
+    server.queue(
+        script.call("toolu_c", "Bash", {"command": f"touch {marker}"}), script.reply("after")
+    )
+    host = host_factory("--permission-prompt-tool", "stdio")
+    host.send(
+        {"type": "control_request", "request_id": "req_1", "request": {"subtype": "initialize"}}
+    )
+    host.response_to("req_1")
+    host.send(user("touch it"))
+    asked = host.until(lambda m: m["type"] == "control_request")
+    assert asked["request"]["subtype"] == "can_use_tool"
+    assert asked["request"]["tool_use_id"] == "toolu_c"
+    host.send(
+        {"type": "control_request", "request_id": "req_2", "request": {"subtype": "interrupt"}}
+    )
+    cancel = host.until(lambda m: m["type"] == "control_cancel_request")
+    assert cancel["request_id"] == asked["request_id"]
+    result = host.until(lambda m: m["type"] == "result")
+    assert result["subtype"] == "error_during_execution" and result["is_error"] is True
+    answered = [m for m in host.seen if m["type"] == "control_response"]
+    assert answered[-1]["response"]["request_id"] == "req_2"  # answered before the result
+    assert not marker.exists()
+    host.send(user("again"))
+    second = host.until(lambda m: m["type"] == "result")
+    assert (second["subtype"], second["result"]) == ("success", "after")
+    assert host.finish() == 0
