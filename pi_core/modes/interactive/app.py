@@ -22,7 +22,7 @@ from typing import Any
 from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.defaults import load_key_bindings
@@ -48,16 +48,19 @@ from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_lines
 from pi_core.modes.interactive.keys import build_key_bindings
-from pi_core.modes.interactive.rendering import render_ansi
+from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.session_events import (
     flush_pending_bash,
     handle_event,
     run_user_bash,
 )
+from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import STYLE, Theme
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
+RENDER_SLICE_SECONDS = 0.004  # rendering work done between two looks at the keyboard
+MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
@@ -85,6 +88,10 @@ class InteractiveApp:
         self._spinner_start = time.monotonic()
         self._retry_until: float | None = None
         self._live_cache: tuple[int, Any] | None = None
+        self._dirty = False
+        self._generation = 0  # counts invalidate() calls: what the footer cache keys on
+        self._footer_cache: tuple[tuple[int, int], StyleAndTextTuples] | None = None
+        self.output = threaded_output()
         history = history_path(session.plugins.agent_dir, str(session.cwd))
         history.parent.mkdir(parents=True, exist_ok=True)
         self.buffer = Buffer(
@@ -97,19 +104,26 @@ class InteractiveApp:
         self.search = SearchToolbar()
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
-        self.app: Application[int] = Application(
+        self.app: Application[int] = _Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [load_key_bindings(), self._dynamic_keys(), self._dialog_keys()]
             ),
             style=STYLE,
+            output=self.output,
             full_screen=False,
             mouse_support=False,
-            min_redraw_interval=FRAME_SECONDS,
-            max_render_postpone_time=FRAME_SECONDS,
+            # a key press redraws at once; everything else is drawn by the frame timer
+            min_redraw_interval=None,
+            max_render_postpone_time=None,
             refresh_interval=None,
             erase_when_done=False,
         )
+        self.app.drain = self.drain  # type: ignore[method-assign]
+        self._redraw_start = 0.0
+        self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
+        self.app.before_render += self._redraw_started
+        self.app.after_render += self._redraw_done
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
@@ -177,7 +191,7 @@ class InteractiveApp:
         return f"fg:{colour}" if colour else ""
 
     def _has_live_content(self) -> bool:
-        return bool(self._live_view().value)
+        return bool(self._live_view())
 
     def _live_view(self) -> Any:
         """The live region's text, computed once per render."""
@@ -219,13 +233,18 @@ class InteractiveApp:
             parts.append(dim + self.status_line + reset)
         for line in self.ui.widget_lines("aboveEditor"):
             parts.append(line)
-        return ANSI("\n".join(parts))
+        return ansi_fragments("\n".join(parts))
 
     def _below_view(self) -> Any:
-        return ANSI("\n".join(self.ui.widget_lines("belowEditor")))
+        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor")))
 
     def _footer_view(self) -> StyleAndTextTuples:
-        return footer_lines(self.session, self.ui.statuses, self._columns())
+        # the footer reads the git branch and sums the session's usage: computed again only
+        # after something asked for a redraw (an event, a status), not for each key press
+        key = (self._generation, self._columns())
+        if self._footer_cache is None or self._footer_cache[0] != key:
+            self._footer_cache = (key, footer_lines(self.session, self.ui.statuses, key[1]))
+        return self._footer_cache[1]
 
     def _dialog_view(self) -> StyleAndTextTuples:
         return self.dialog.view(time.monotonic()) if self.dialog is not None else []
@@ -395,6 +414,7 @@ class InteractiveApp:
         text = self.expand_text(self.buffer.text)
 
         def run() -> None:
+            self.drain()
             with tempfile.NamedTemporaryFile("w", suffix=".pi.md", delete=False) as handle:
                 handle.write(text)
                 path = handle.name
@@ -480,9 +500,21 @@ class InteractiveApp:
     # --- output ---------------------------------------------------------------------------
 
     def invalidate(self) -> None:
-        """Ask for a redraw (coalesced by prompt_toolkit)."""
-        if self.app.is_running:
-            self.app.invalidate()
+        """Ask for a redraw on the next frame (key presses redraw at once, by themselves)."""
+        self._dirty = True
+        self._generation += 1
+
+    def write(self, text: str) -> None:
+        """Write text to the terminal, through the writer thread while the app runs."""
+        if self.output is not None:
+            self.output.writer.write(text)
+        else:
+            _write(text)
+
+    def drain(self) -> None:
+        """Wait until the terminal has taken everything written so far."""
+        if self.output is not None:
+            self.output.writer.drain()
 
     def write_raw(self, text: str) -> None:
         """Write escape codes straight to the terminal (OSC 52, titles)."""
@@ -519,16 +551,40 @@ class InteractiveApp:
         return task
 
     async def _frames(self) -> None:
-        """The frame timer: advance the stream, print finished blocks, redraw."""
+        """The frame timer: advance the stream, print finished blocks, redraw.
+
+        Rendering is cut in slices of a few milliseconds with the loop served in between, so a
+        key press waits for one slice at most. Frames come at most 30 times a second and keep
+        redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
+        agent); a terminal that lags skips frames instead of queueing them.
+        """
         while True:
-            await asyncio.sleep(FRAME_SECONDS)
-            self.transcript.advance(self._columns())
+            await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
+            if self.output is not None and self.output.writer.backlog > MAX_TERMINAL_BACKLOG:
+                continue
+            frame_end = time.perf_counter() + FRAME_SECONDS
+            width = self._columns()
+            while self.transcript.advance(
+                width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
+            ):
+                if time.perf_counter() > frame_end:
+                    break
+                await asyncio.sleep(0)
+            busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
             if self.transcript.out:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
-                await run_in_terminal(functools.partial(_write, text))
-            if self.session.is_streaming or self.working or self._retry_until or self.dialog:
-                self.invalidate()
+                await run_in_terminal(functools.partial(self.write, text))  # redraws after
+            elif (busy or self._dirty) and self.app.is_running:
+                self._dirty = False
+                self.app.invalidate()
+
+    def _redraw_started(self, _: Any) -> None:
+        self._redraw_start = time.perf_counter()
+
+    def _redraw_done(self, _: Any) -> None:
+        took = time.perf_counter() - self._redraw_start
+        self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
 
     # --- run ------------------------------------------------------------------------------
 
@@ -557,6 +613,7 @@ class InteractiveApp:
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
+            self.drain()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGTERM)
                 loop.remove_signal_handler(signal.SIGHUP)
@@ -575,6 +632,24 @@ class InteractiveApp:
             return True
         word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
         return word.startswith("@")
+
+
+class _Application(Application[int]):
+    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output."""
+
+    def drain(self) -> None:
+        """Replaced by the REPL's writer drain."""
+
+    def suspend_to_background(self, suspend_group: bool = True) -> None:
+        """Suspend the process (its group by default) once the screen is cleared."""
+        if not hasattr(signal, "SIGTSTP"):
+            return
+
+        def run() -> None:
+            self.drain()
+            os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
+
+        run_in_terminal(run)
 
 
 def _warm_up() -> None:

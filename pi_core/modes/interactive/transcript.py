@@ -179,26 +179,37 @@ class Transcript:
         self._assistant = None
         self._commit_views(width)
 
-    def advance(self, width: int, final: bool = False) -> None:
-        """Move completed parts of the answer to the scrollback (called once per frame)."""
+    def advance(self, width: int, final: bool = False, deadline: float | None = None) -> bool:
+        """Move completed parts of the answer to the scrollback (called once per frame).
+
+        With a `deadline` (`time.perf_counter()`), rendering of the streaming block stops once
+        it has passed; returns True when rendering work is left for another call.
+        """
         message = self._assistant
         if message is None:
-            return
+            return False
         blocks = message.content
         while self._block_index < len(blocks):
             block = blocks[self._block_index]
             is_last = self._block_index == len(blocks) - 1
             done = final or not is_last
             if isinstance(block, TextContent | ThinkingContent):
-                self._stream_block(block, width, done)
+                self._stream_block(block, width, done, None if done else deadline)
             elif isinstance(block, ToolCall):
                 self._tool_call(block)
             if not done:
-                break
+                return self._stream is not None and self._stream.behind
             self._block_index += 1
             self._stream = None
+        return False
 
-    def _stream_block(self, block: TextContent | ThinkingContent, width: int, done: bool) -> None:
+    def _stream_block(
+        self,
+        block: TextContent | ThinkingContent,
+        width: int,
+        done: bool,
+        deadline: float | None = None,
+    ) -> None:
         is_thinking = isinstance(block, ThinkingContent)
         if is_thinking and self.hide_thinking:
             if not self._thinking_note_shown:
@@ -211,7 +222,7 @@ class Transcript:
             self._stream = MarkdownStream(style=style)
         source = block.thinking if isinstance(block, ThinkingContent) else block.text
         self._stream.feed(source)
-        stable = self._stream.take_stable(width)
+        stable = self._stream.take_stable(width, deadline)
         if stable:
             self.emit(stable)
         if done:
