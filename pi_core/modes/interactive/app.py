@@ -598,7 +598,9 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
-        loop.call_later(0.2, _warm_up)
+        # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
+        # first answer finds them ready, and typing is not held up meanwhile
+        loop.call_later(0.2, _start_warm_up)
         if first_prompt:
 
             async def send_all() -> None:
@@ -652,10 +654,12 @@ class _Application(Application[int]):
         run_in_terminal(run)
 
 
-def _warm_up() -> None:
+def _start_warm_up() -> None:
+    import threading
+
     from pi_core.modes.interactive.rendering import warm_up
 
-    warm_up()
+    threading.Thread(target=warm_up, name="pi-warm-up", daemon=True).start()
 
 
 def _write(text: str) -> None:
