@@ -44,7 +44,7 @@ async def _run_app(session: Any, ui: Any, first: str | None, images: Any, more: 
 
     theme = Theme()
     width = shutil.get_terminal_size((80, 24)).columns
-    block = header(session, bool(session.settings.get_quiet_startup()))
+    block = header(session, bool(session.settings.get_quiet_startup()), custom=ui.header_factory)
     if block is not None:
         print_block(block, theme, width)
     app = InteractiveApp(session, ui, theme)

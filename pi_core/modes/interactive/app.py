@@ -29,6 +29,7 @@ from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
+    DynamicContainer,
     FormattedTextControl,
     HSplit,
     Layout,
@@ -46,7 +47,7 @@ from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
-from pi_core.modes.interactive.footer import footer_lines
+from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.session_events import (
@@ -82,6 +83,8 @@ class InteractiveApp:
         self.bash_task: asyncio.Task[Any] | None = None
         self.pending_bash: list[Any] = []
         self.dialog: Dialog | None = None
+        self.custom_component: Any = None
+        self._custom_done: Any = None
         self.exit_code = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -134,6 +137,7 @@ class InteractiveApp:
 
     def _layout(self) -> HSplit:
         dialog_open = Condition(lambda: self.dialog is not None)
+        custom_open = Condition(lambda: self.custom_component is not None)
         dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
         editor = Window(
             BufferControl(
@@ -157,7 +161,11 @@ class InteractiveApp:
                     filter=Condition(self._has_live_content),
                 ),
                 Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(editor, filter=~dialog_open),
+                ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
+                ConditionalContainer(
+                    DynamicContainer(lambda: self.custom_component or Window(height=0)),
+                    filter=custom_open,
+                ),
                 ConditionalContainer(dialog_text, filter=dialog_open),
                 ConditionalContainer(dialog_input, filter=dialog_has_buffer),
                 Window(height=1, char="─", style=self._border_style),
@@ -243,8 +251,20 @@ class InteractiveApp:
         # after something asked for a redraw (an event, a status), not for each key press
         key = (self._generation, self._columns())
         if self._footer_cache is None or self._footer_cache[0] != key:
-            self._footer_cache = (key, footer_lines(self.session, self.ui.statuses, key[1]))
+            self._footer_cache = (key, self._compute_footer(key[1]))
         return self._footer_cache[1]
+
+    def _compute_footer(self, width: int) -> StyleAndTextTuples:
+        factory = self.ui.footer_factory
+        if factory is not None:
+            try:
+                drawn = factory(footer_data(self.session, self.ui.statuses, width))
+                text = drawn if isinstance(drawn, str) else "\n".join(str(x) for x in drawn)
+                return list(ansi_fragments(text))
+            except Exception as error:
+                self.ui.footer_factory = None
+                self.report_render_error("footer", error)
+        return footer_lines(self.session, self.ui.statuses, width)
 
     def _dialog_view(self) -> StyleAndTextTuples:
         return self.dialog.view(time.monotonic()) if self.dialog is not None else []
@@ -263,7 +283,11 @@ class InteractiveApp:
             for key, shortcut in self.session.plugins.registry.shortcuts.items()
         }
         self.kb_holder = build_key_bindings(
-            self, dialog_open=Condition(lambda: self.dialog is not None), shortcuts=shortcuts
+            self,
+            dialog_open=Condition(
+                lambda: self.dialog is not None or self.custom_component is not None
+            ),
+            shortcuts=shortcuts,
         )
 
     def _shortcut_runner(self, handler: Any) -> Any:
@@ -309,6 +333,12 @@ class InteractiveApp:
         def _cancel(event: Any) -> None:
             assert self.dialog is not None
             self.dialog.answer(None)
+
+        @kb.add("escape", filter=Condition(lambda: self.custom_component is not None))
+        @kb.add("c-c", filter=Condition(lambda: self.custom_component is not None))
+        def _cancel_custom(event: Any) -> None:
+            if self._custom_done is not None:
+                self._custom_done(None)
 
         return kb
 
@@ -386,9 +416,36 @@ class InteractiveApp:
         self.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
 
     def toggle_expanded(self) -> None:
-        """Ctrl+O: expand or collapse tool output (live ones, and the latest again)."""
+        """Ctrl+O: expand or collapse tool output and the header.
+
+        When idle, the scrollback is cleared and the whole conversation printed again in the
+        new state (as pi redraws its chat); while the agent works, the latest tool results
+        are printed again instead, so the streaming answer is not disturbed.
+        """
         self.transcript.expanded = not self.transcript.expanded
-        self.transcript.reprint_recent(self._columns())
+        if self.session.is_streaming or self.session.compaction.is_compacting:
+            self.transcript.reprint_recent(self._columns())
+            return
+        self.spawn(self._replay(), "replay")
+
+    async def _replay(self) -> None:
+        from pi_core.modes.interactive.header import header
+
+        width = self._columns()
+        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error)
+        replay.expanded = self.transcript.expanded
+        replay.hide_thinking = self.transcript.hide_thinking
+        quiet = bool(self.session.settings.get_quiet_startup())
+        block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
+        if block is not None:
+            replay.emit(render_ansi(block, width, color=self.theme.color))
+        for message in self.session.messages:
+            replay.message(message, width)
+        pending, self.transcript.out = self.transcript.out, []
+        text = "\n".join([*replay.out, *pending]) + "\n"
+        self.transcript.recent_views = replay.recent_views
+        clear = "\x1b[2J\x1b[H\x1b[3J" if self.theme.color else ""
+        await run_in_terminal(functools.partial(self.write, clear + text))
 
     def dequeue(self, quiet: bool = False) -> None:
         """Alt+Up: queued messages back into the editor, before what is there."""
@@ -487,6 +544,23 @@ class InteractiveApp:
             self.dialog_buffer.text = dialog.prefill
             self.dialog_buffer.cursor_position = len(dialog.prefill)
             self.app.layout.focus(self.dialog_buffer)
+        self.invalidate()
+
+    def open_custom(self, component: Any, done: Any) -> None:
+        """Show a plugin's component in place of the editor (focused when it can be)."""
+        self.custom_component = component
+        self._custom_done = done
+        with contextlib.suppress(ValueError):
+            self.app.layout.focus(component)
+        self.invalidate()
+
+    def close_custom(self, component: Any) -> None:
+        """Put the editor back after a custom component."""
+        if self.custom_component is component:
+            self.custom_component = None
+            self._custom_done = None
+            with contextlib.suppress(ValueError):
+                self.app.layout.focus(self.buffer)
         self.invalidate()
 
     def close_dialog(self, dialog: Dialog) -> None:

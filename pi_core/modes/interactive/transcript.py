@@ -22,9 +22,10 @@ from pi_core.messages.agent import (
 )
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
+from pi_core.modes.interactive.images import image_lines, inline_protocol
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
-from pi_core.modes.interactive.tool_views import ToolView
+from pi_core.modes.interactive.tool_views import ToolView, result_images
 
 
 class Transcript:
@@ -50,6 +51,7 @@ class Transcript:
         self._block_index = 0
         self._stream: MarkdownStream | None = None
         self._thinking_note_shown = False
+        self.image_protocol = inline_protocol() if theme.color else None
 
     # --- blocks printed once --------------------------------------------------------------
 
@@ -73,6 +75,9 @@ class Transcript:
         )
         body = Padding(markdown(text), (1, 1), style=self.theme.style("userMessageBg"), expand=True)
         self.emit("\n" + render_ansi(body, width, color=self.theme.color))
+        if not isinstance(message.content, str):
+            for data, mime in result_images(message):
+                self.emit(" " + image_lines(data, mime, self.image_protocol))
 
     def message(self, message: Any, width: int) -> None:
         """Any finished message, e.g. when a session is loaded."""
@@ -271,6 +276,9 @@ class Transcript:
             if not view.finished:
                 break
             self.emit(render_ansi(Text(""), width) + view.render(width, self.expanded))
+            if self.image_protocol is not None:  # else the result's text names each image
+                for data, mime in result_images(view.result):
+                    self.emit(image_lines(data, mime, self.image_protocol))
             self.recent_views.append(view)
             del self.views[call_id]
         self.recent_views = self.recent_views[-20:]
