@@ -100,7 +100,9 @@ class InteractiveApp:
         self.buffer = Buffer(
             multiline=True,
             history=FileHistory(str(history)),
-            completer=EditorCompleter(lambda: slash_entries(self), session.cwd),
+            completer=EditorCompleter(
+                lambda: slash_entries(self), session.cwd, self._mention_sources
+            ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
         )
@@ -360,10 +362,25 @@ class InteractiveApp:
             return
         if self.session.is_streaming:
             behaviour = "followUp" if follow_up else "steer"
-            self.spawn(self.session.prompt(text, streaming_behavior=behaviour), "queue")
+            self.spawn(self._send(text, behaviour), "queue")
             return
         flush_pending_bash(self)
-        self.spawn(self.session.prompt(text), "prompt")
+        self.spawn(self._send(text, None), "prompt")
+
+    async def _send(self, text: str, behaviour: str | None) -> None:
+        from pi_core.modes.interactive.mentions import attach_mentions
+
+        def report(message: str) -> None:
+            self.transcript.status(message, "yellow")
+
+        text = await attach_mentions(text, self._mention_sources(), report)
+        if behaviour is None:
+            await self.session.prompt(text)
+        else:
+            await self.session.prompt(text, streaming_behavior=behaviour)
+
+    def _mention_sources(self) -> list[Any]:
+        return list(self.session.plugins.registry.completions.values())
 
     def interrupt(self) -> bool:
         """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
