@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness.pi import our_pi
-from harness.scenarios import Workspace, make_workspace, stream_answer
+from harness.scenarios import Workspace, make_workspace, stream_answer, with_bytecode_cache
 
 from pi_core.testing import FakeLLMServer
 
@@ -39,10 +39,12 @@ class Pane:
     def __init__(self, command: list[str], workspace: Workspace) -> None:
         self.socket = f"pi-bench-{uuid.uuid4().hex[:8]}"
         env = " ".join(f"{k}={shlex.quote(v)}" for k, v in workspace.env.items()
-                       if k in ("HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PATH"))  # fmt: skip
-        script = f"cd {shlex.quote(str(workspace.project))} && env {env} TERM=xterm-256color " + (
-            " ".join(shlex.quote(part) for part in command)
-        )
+                       if k in ("HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PATH",
+                                "PYTHONPYCACHEPREFIX"))  # fmt: skip
+        # tmux's server inherits this environment: PYTHONDONTWRITEBYTECODE would make every
+        # start compile our modules from source, which an installed pi never does
+        script = f"cd {shlex.quote(str(workspace.project))} && env -u PYTHONDONTWRITEBYTECODE "
+        script += f"{env} TERM=xterm-256color " + (" ".join(shlex.quote(part) for part in command))
         self.started = time.perf_counter()
         self.tmux("new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", script)
 
@@ -128,9 +130,12 @@ def main() -> None:
     with FakeLLMServer() as server, tempfile.TemporaryDirectory() as tmp:
         for name, command in sides.items():
             workspace = make_workspace(Path(tmp) / name.replace(" ", "-"), server.base_url)
+            if name == "ours":
+                workspace.env.update(with_bytecode_cache(workspace.env, Path(tmp) / "pycache"))
             (workspace.agent / "settings.json").write_text(
                 '{"defaultProvider": "fake", "defaultModel": "fake-model"}'
             )
+            launch(command, workspace)  # warm-up: file cache, and our bytecode cache
             launches = [launch(command, workspace) for _ in range(args.runs)]
             echo, total = streaming(command, workspace, server)
             results[name] = (statistics.median(launches), echo, total)

@@ -128,6 +128,11 @@ def register_message_renderers(register: Callable[..., None], ctx: ExtensionCont
 
 
 @_registration
+def register_completions(register: Callable[..., None], ctx: ExtensionContext) -> None:
+    """Register `@` mentions for the REPL: `register(name, complete, resolve, description=...)`."""
+
+
+@_registration
 def register_providers(register: Callable[..., None], ctx: ExtensionContext) -> None:
     """Register LLM providers: `register(name, ProviderConfig(...))`; applied at session bind."""
 

@@ -174,6 +174,26 @@ def test_register_message_renderers_draws_todos(manager: PluginManager) -> None:
     assert renderer(message, {"expanded": False}, None) == "[ ] buy milk"
 
 
+async def test_register_completions_offers_and_attaches_notes(
+    manager: PluginManager, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from pi_core.modes.interactive.mentions import attach_mentions, mention_entries
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "todo.md").write_text("- ship it")
+    load(manager, "register_completions")
+    sources = list(manager.registry.completions.values())
+    assert mention_entries(sources, "to") == [
+        ("note:todo", "todo", "a note [register_completions]")
+    ]
+    sent = await attach_mentions("see @note:todo and @src/x.py", sources, print)
+    assert (
+        sent
+        == 'see @note:todo and @src/x.py\n\n<resource name="note:todo">\n- ship it\n</resource>'
+    )
+
+
 def test_register_providers_adds_the_local_model(manager: PluginManager) -> None:
     load(manager, "register_providers")
     found = manager.model_registry().find("local", "qwen2.5-coder")

@@ -36,6 +36,9 @@ long thinking stream is never cut while it still sends something."""
 
 T = TypeVar("T")
 
+LOOP_SLICE_SECONDS = 0.004
+"""How long `sse_events` may run (with its consumer) before it lets the event loop serve others."""
+
 
 class ProviderHTTPError(Exception):
     """A non-2xx answer: its status, the body (parsed JSON, or text) and the delay it asked for."""
@@ -239,10 +242,16 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
     pending = b""
     name = ""
     data: list[str] = []
+    slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
     async for chunk in response.aiter_bytes():
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
-        for raw in lines:
+        for index, raw in enumerate(lines):
+            if not index & 63 and time.perf_counter() > slice_end:
+                # a large buffered read would otherwise hold the loop for its whole length (the
+                # REPL's key presses wait behind it); give other tasks a turn every few ms
+                await asyncio.sleep(0)
+                slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
             line = raw[:-1] if raw.endswith(b"\r") else raw
             if line.startswith(b"data: "):  # the common case first
                 data.append(line[6:].decode(errors="replace"))

@@ -57,6 +57,22 @@ class Shortcut:
 
 
 @dataclass(frozen=True)
+class CompletionSource:
+    """`@` mentions a plugin offers in the REPL, and how a chosen one becomes text.
+
+    `complete(query)` returns entries (`{"value", "label", "description"}` dicts or strings)
+    whose value is inserted as `@value`; when the message is sent, `resolve(value)` (sync or
+    async) returns the text attached to the prompt, or None for a value that is not its own.
+    """
+
+    name: str
+    complete: Callable[[str], Any]
+    resolve: Callable[[str], Any] | None = None
+    description: str | None = None
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
 class MessageRenderer:
     """How messages of one `custom_type` are drawn in the REPL."""
 
@@ -107,6 +123,7 @@ class PluginRegistrations:
     shortcuts: list[Shortcut] = field(default_factory=list)
     renderers: list[MessageRenderer] = field(default_factory=list)
     providers: list[ProviderRegistration] = field(default_factory=list)
+    completions: list[CompletionSource] = field(default_factory=list)
 
     def register_fn(self, hook: str) -> Callable[..., None]:
         """Return the `register` callable handed to one registration hook."""
@@ -117,6 +134,7 @@ class PluginRegistrations:
             "register_shortcuts": self._shortcut,
             "register_message_renderers": self._renderer,
             "register_providers": self._provider,
+            "register_completions": self._completion,
         }
         return table[hook]
 
@@ -129,6 +147,7 @@ class PluginRegistrations:
             "shortcuts": [s.key for s in self.shortcuts],
             "renderers": [r.custom_type for r in self.renderers],
             "providers": [p.name for p in self.providers],
+            "completions": [c.name for c in self.completions],
         }
 
     def _tool(self, tool: Tool[Any]) -> None:
@@ -171,6 +190,17 @@ class PluginRegistrations:
             raise TypeError(f"renderer for {custom_type!r} must be callable")
         self.renderers.append(MessageRenderer(custom_type, renderer, self.plugin))
 
+    def _completion(
+        self,
+        name: str,
+        complete: Callable[[str], Any],
+        resolve: Callable[[str], Any] | None = None,
+        description: str | None = None,
+    ) -> None:
+        if not callable(complete) or (resolve is not None and not callable(resolve)):
+            raise TypeError(f"completions {name!r}: complete and resolve must be callable")
+        self.completions.append(CompletionSource(name, complete, resolve, description, self.plugin))
+
     def _provider(self, name: str, config: ProviderConfig | dict[str, Any]) -> None:
         if not isinstance(config, ProviderConfig):
             config = ProviderConfig.model_validate(config)
@@ -187,6 +217,7 @@ class Registry:
     shortcuts: dict[str, Shortcut] = field(default_factory=dict)
     renderers: dict[str, MessageRenderer] = field(default_factory=dict)
     providers: list[ProviderRegistration] = field(default_factory=list)
+    completions: dict[str, CompletionSource] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
@@ -216,6 +247,9 @@ class Registry:
                     registry.renderers, renderer.custom_type, renderer, "renderer", renderer.plugin
                 )
             registry.providers.extend(regs.providers)
+            for source in regs.completions:
+                registry._put(registry.completions, source.name, source, "completions",
+                              source.plugin)  # fmt: skip
         return registry
 
     def _put(self, table: dict[str, Any], key: str, value: Any, kind: str, plugin: str) -> None:

@@ -131,3 +131,32 @@ def test_importing_the_http_layer_leaves_out_httpx_command_line_tool() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.stdout.strip() == "[] True False", result.stderr
+
+
+async def test_a_large_buffered_body_lets_other_tasks_run_while_it_is_parsed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import pi_core.ai.http as http
+
+    monkeypatch.setattr(http, "LOOP_SLICE_SECONDS", 0.0)  # yield at every check
+    body = b"data: x\n\n" * 5_000  # one read: without yielding, nothing else would run
+    turns = 0
+    seen_during: list[int] = []
+
+    async def other_task() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.ensure_future(other_task())
+    await asyncio.sleep(0)
+    start = turns
+    count = 0
+    async for _ in sse_events(httpx.Response(200, stream=Chunks([body]))):
+        count += 1
+        if count == 4_000:
+            seen_during.append(turns - start)
+    task.cancel()
+    assert count == 5_000
+    assert seen_during[0] > 10

@@ -200,9 +200,25 @@ def test_app_keys_reach_their_actions() -> None:
     ]  # fmt: skip
 
 
-def test_ctrl_underscore_undoes() -> None:
+def test_undo_takes_back_a_word_at_a_time() -> None:
     _, buffer = drive("abc def\x1f")
-    assert buffer.text == "abc de"  # prompt_toolkit undoes one insertion per step
+    assert buffer.text == "abc "
+    _, buffer = drive("abc def\x1f\x1f")
+    assert buffer.text == "abc"
+    _, buffer = drive("abc def\x1f\x1f\x1f")
+    assert buffer.text == ""
+
+
+def test_undo_after_moving_the_cursor_starts_a_new_step() -> None:
+    _, buffer = drive("abc\x01xy\x1f")  # Ctrl+A, then type at the start
+    assert buffer.text == "abc"
+
+
+def test_shift_ctrl_p_cycles_models_backwards() -> None:
+    for sequence in ("\x1b[112;6u", "\x1b[27;6;80~"):
+        recorder, buffer = drive(sequence)
+        assert recorder.calls == [("cycle_model", True)]
+        assert buffer.text == ""
 
 
 def test_a_plugin_shortcut_wins_over_the_built_in_key() -> None:
@@ -215,7 +231,7 @@ def test_a_plugin_shortcut_wins_over_the_built_in_key() -> None:
 @pytest.mark.parametrize(
     ("spec", "keys"),
     [("ctrl+x", ("c-x",)), ("alt+enter", ("escape", "c-m")), ("shift+tab", ("s-tab",)),
-     ("f5", ("f5",)), ("ctrl+shift+p", ("c-s-p",))],
+     ("f5", ("f5",)), ("ctrl+shift+p", ("f24",)), ("shift+ctrl+p", ("f24",))],
 )  # fmt: skip
 def test_pi_key_names_map_to_prompt_toolkit(spec: str, keys: tuple[str, ...]) -> None:
     assert to_prompt_toolkit_keys(spec) == keys

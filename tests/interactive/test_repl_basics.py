@@ -48,19 +48,22 @@ def test_a_prompt_streams_the_answer_and_draws_the_tool_call(screen: Screen) -> 
     assert roles == ["user", "assistant", "toolResult", "assistant"]
 
 
-def test_ctrl_o_expands_the_last_tool_output(screen: Screen) -> None:
-    screen.server.queue(
-        chat_stream("", tool_calls=[("bash", {"command": "seq 1 30"})]), chat_stream("done")
-    )
+def test_ctrl_o_while_the_agent_works_prints_the_latest_tool_output_again(screen: Screen) -> None:
+    held = chat_stream("done")
+    held.pause_after_chunks = 1  # the second answer stays open: the agent is still working
+    screen.server.queue(chat_stream("", tool_calls=[("bash", {"command": "seq 1 30"})]), held)
     screen.start()
     screen.ready()
     screen.type("go")
     screen.keys("Enter")
-    shown = screen.wait_for("done")
+    held.wait_paused()
+    shown = screen.wait_for("Took ")
     assert "3" not in stripped_lines(shown)
     screen.keys("C-o")
     expanded = screen.wait_for("Tool output expanded:")
     assert "3" in stripped_lines(expanded.split("Tool output expanded:")[1])
+    held.resume()
+    screen.wait_for("done")
 
 
 def test_message_and_file_arguments_open_the_repl_and_send(screen: Screen) -> None:

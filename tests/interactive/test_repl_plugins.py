@@ -122,9 +122,9 @@ def test_status_widgets_notify_and_editor_text(screen: Screen) -> None:
     screen.ready()
     screen.type("/decorate")
     screen.keys("Enter")
-    shown = screen.wait_for("plugin-status-here")
+    # the footer and widgets are redrawn at once, the warning line is printed on the next frame
+    shown = screen.wait_for(lambda s: "plugin-status-here" in s and "Warning: careful now" in s)
     assert "widget-above-line" in shown and "widget-below-line" in shown
-    assert "Warning: careful now" in shown
     lines = stripped_lines(shown)
     assert lines.index("widget-above-line") < lines.index("text from plugin")
     assert lines.index("text from plugin") < lines.index("widget-below-line")

@@ -49,7 +49,7 @@ async def _run_app(
 
     theme, theme_warnings = startup_theme(session)
     width = shutil.get_terminal_size((80, 24)).columns
-    block = header(session, bool(session.settings.get_quiet_startup()))
+    block = header(session, bool(session.settings.get_quiet_startup()), custom=ui.header_factory)
     if block is not None:
         print_block(block, theme, width)
     app = InteractiveApp(session, ui, theme)

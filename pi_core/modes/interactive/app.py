@@ -22,13 +22,14 @@ from typing import Any
 from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import ANSI, StyleAndTextTuples
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
+    DynamicContainer,
     FormattedTextControl,
     HSplit,
     Layout,
@@ -48,21 +49,24 @@ from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
-from pi_core.modes.interactive.footer import footer_lines
+from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
-from pi_core.modes.interactive.rendering import render_ansi
+from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
     flush_pending_bash,
     handle_event,
     run_user_bash,
 )
+from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
+RENDER_SLICE_SECONDS = 0.004  # rendering work done between two looks at the keyboard
+MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
@@ -84,18 +88,26 @@ class InteractiveApp:
         self.bash_task: asyncio.Task[Any] | None = None
         self.pending_bash: list[Any] = []
         self.dialog: Dialog | None = None
+        self.custom_component: Any = None
+        self._custom_done: Any = None
         self.exit_code = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self._spinner_start = time.monotonic()
         self._retry_until: float | None = None
         self._live_cache: tuple[int, Any] | None = None
+        self._dirty = False
+        self._generation = 0  # counts invalidate() calls: what the footer cache keys on
+        self._footer_cache: tuple[tuple[int, int], StyleAndTextTuples] | None = None
+        self.output = threaded_output()
         history = history_path(session.plugins.agent_dir, str(session.cwd))
         history.parent.mkdir(parents=True, exist_ok=True)
         self.buffer = Buffer(
             multiline=True,
             history=FileHistory(str(history)),
-            completer=EditorCompleter(lambda: slash_entries(self), session.cwd),
+            completer=EditorCompleter(
+                lambda: slash_entries(self), session.cwd, self._mention_sources
+            ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
         )
@@ -103,7 +115,7 @@ class InteractiveApp:
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
         self.keymap = Keymap()
-        self.app: Application[int] = Application(
+        self.app: Application[int] = _Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [
@@ -114,13 +126,20 @@ class InteractiveApp:
                 ]
             ),
             style=DynamicStyle(lambda: prompt_style(self.theme)),
+            output=self.output,
             full_screen=False,
             mouse_support=False,
-            min_redraw_interval=FRAME_SECONDS,
-            max_render_postpone_time=FRAME_SECONDS,
+            # a key press redraws at once; everything else is drawn by the frame timer
+            min_redraw_interval=None,
+            max_render_postpone_time=None,
             refresh_interval=None,
             erase_when_done=False,
         )
+        self.app.drain = self.drain  # type: ignore[method-assign]
+        self._redraw_start = 0.0
+        self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
+        self.app.before_render += self._redraw_started
+        self.app.after_render += self._redraw_done
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
@@ -131,6 +150,7 @@ class InteractiveApp:
 
     def _layout(self) -> HSplit:
         dialog_open = Condition(lambda: self.dialog is not None)
+        custom_open = Condition(lambda: self.custom_component is not None)
         dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
         editor = Window(
             BufferControl(
@@ -162,7 +182,11 @@ class InteractiveApp:
                     filter=Condition(self._has_live_content),
                 ),
                 Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(editor, filter=~dialog_open),
+                ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
+                ConditionalContainer(
+                    DynamicContainer(lambda: self.custom_component or Window(height=0)),
+                    filter=custom_open,
+                ),
                 ConditionalContainer(dialog_text, filter=dialog_open),
                 ConditionalContainer(dialog_input, filter=dialog_has_buffer),
                 Window(height=1, char="─", style=self._border_style),
@@ -196,7 +220,7 @@ class InteractiveApp:
         return f"fg:{colour}" if colour else ""
 
     def _has_live_content(self) -> bool:
-        return bool(self._live_view().value)
+        return bool(self._live_view())
 
     def _live_view(self) -> Any:
         """The live region's text, computed once per render."""
@@ -238,13 +262,30 @@ class InteractiveApp:
             parts.append(dim + self.status_line + reset)
         for line in self.ui.widget_lines("aboveEditor"):
             parts.append(line)
-        return ANSI("\n".join(parts))
+        return ansi_fragments("\n".join(parts))
 
     def _below_view(self) -> Any:
-        return ANSI("\n".join(self.ui.widget_lines("belowEditor")))
+        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor")))
 
     def _footer_view(self) -> StyleAndTextTuples:
-        return footer_lines(self.session, self.ui.statuses, self._columns())
+        # the footer reads the git branch and sums the session's usage: computed again only
+        # after something asked for a redraw (an event, a status), not for each key press
+        key = (self._generation, self._columns())
+        if self._footer_cache is None or self._footer_cache[0] != key:
+            self._footer_cache = (key, self._compute_footer(key[1]))
+        return self._footer_cache[1]
+
+    def _compute_footer(self, width: int) -> StyleAndTextTuples:
+        factory = self.ui.footer_factory
+        if factory is not None:
+            try:
+                drawn = factory(footer_data(self.session, self.ui.statuses, width))
+                text = drawn if isinstance(drawn, str) else "\n".join(str(x) for x in drawn)
+                return list(ansi_fragments(text))
+            except Exception as error:
+                self.ui.footer_factory = None
+                self.report_render_error("footer", error)
+        return footer_lines(self.session, self.ui.statuses, width)
 
     def _dialog_view(self) -> StyleAndTextTuples:
         return self.dialog.view(time.monotonic()) if self.dialog is not None else []
@@ -263,7 +304,11 @@ class InteractiveApp:
             for key, shortcut in self.session.plugins.registry.shortcuts.items()
         }
         self.kb_holder = build_key_bindings(
-            self, dialog_open=Condition(lambda: self.dialog is not None), shortcuts=shortcuts
+            self,
+            dialog_open=Condition(
+                lambda: self.dialog is not None or self.custom_component is not None
+            ),
+            shortcuts=shortcuts,
         )
         install_keymap(self)
 
@@ -319,6 +364,12 @@ class InteractiveApp:
             assert self.dialog is not None
             self.dialog.answer(None)
 
+        @kb.add("escape", filter=Condition(lambda: self.custom_component is not None))
+        @kb.add("c-c", filter=Condition(lambda: self.custom_component is not None))
+        def _cancel_custom(event: Any) -> None:
+            if self._custom_done is not None:
+                self._custom_done(None)
+
         return kb
 
     # --- Actions (called by the keys) -----------------------------------------------------
@@ -339,10 +390,25 @@ class InteractiveApp:
             return
         if self.session.is_streaming:
             behaviour = "followUp" if follow_up else "steer"
-            self.spawn(self.session.prompt(text, streaming_behavior=behaviour), "queue")
+            self.spawn(self._send(text, behaviour), "queue")
             return
         flush_pending_bash(self)
-        self.spawn(self.session.prompt(text), "prompt")
+        self.spawn(self._send(text, None), "prompt")
+
+    async def _send(self, text: str, behaviour: str | None) -> None:
+        from pi_core.modes.interactive.mentions import attach_mentions
+
+        def report(message: str) -> None:
+            self.transcript.status(message, "yellow")
+
+        text = await attach_mentions(text, self._mention_sources(), report)
+        if behaviour is None:
+            await self.session.prompt(text)
+        else:
+            await self.session.prompt(text, streaming_behavior=behaviour)
+
+    def _mention_sources(self) -> list[Any]:
+        return list(self.session.plugins.registry.completions.values())
 
     def interrupt(self) -> bool:
         """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
@@ -395,9 +461,36 @@ class InteractiveApp:
         self.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
 
     def toggle_expanded(self) -> None:
-        """Ctrl+O: expand or collapse tool output (live ones, and the latest again)."""
+        """Ctrl+O: expand or collapse tool output and the header.
+
+        When idle, the scrollback is cleared and the whole conversation printed again in the
+        new state (as pi redraws its chat); while the agent works, the latest tool results
+        are printed again instead, so the streaming answer is not disturbed.
+        """
         self.transcript.expanded = not self.transcript.expanded
-        self.transcript.reprint_recent(self._columns())
+        if self.session.is_streaming or self.session.compaction.is_compacting:
+            self.transcript.reprint_recent(self._columns())
+            return
+        self.spawn(self._replay(), "replay")
+
+    async def _replay(self) -> None:
+        from pi_core.modes.interactive.header import header
+
+        width = self._columns()
+        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error)
+        replay.expanded = self.transcript.expanded
+        replay.hide_thinking = self.transcript.hide_thinking
+        quiet = bool(self.session.settings.get_quiet_startup())
+        block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
+        if block is not None:
+            replay.emit(render_ansi(block, width, color=self.theme.color))
+        for message in self.session.messages:
+            replay.message(message, width)
+        pending, self.transcript.out = self.transcript.out, []
+        text = "\n".join([*replay.out, *pending]) + "\n"
+        self.transcript.recent_views = replay.recent_views
+        clear = "\x1b[2J\x1b[H\x1b[3J" if self.theme.color else ""
+        await run_in_terminal(functools.partial(self.write, clear + text))
 
     def dequeue(self, quiet: bool = False) -> None:
         """Alt+Up: queued messages back into the editor, before what is there."""
@@ -423,6 +516,7 @@ class InteractiveApp:
         text = self.expand_text(self.buffer.text)
 
         def run() -> None:
+            self.drain()
             with tempfile.NamedTemporaryFile("w", suffix=".pi.md", delete=False) as handle:
                 handle.write(text)
                 path = handle.name
@@ -497,6 +591,23 @@ class InteractiveApp:
             self.app.layout.focus(self.dialog_buffer)
         self.invalidate()
 
+    def open_custom(self, component: Any, done: Any) -> None:
+        """Show a plugin's component in place of the editor (focused when it can be)."""
+        self.custom_component = component
+        self._custom_done = done
+        with contextlib.suppress(ValueError):
+            self.app.layout.focus(component)
+        self.invalidate()
+
+    def close_custom(self, component: Any) -> None:
+        """Put the editor back after a custom component."""
+        if self.custom_component is component:
+            self.custom_component = None
+            self._custom_done = None
+            with contextlib.suppress(ValueError):
+                self.app.layout.focus(self.buffer)
+        self.invalidate()
+
     def close_dialog(self, dialog: Dialog) -> None:
         """Put the editor back."""
         if self.dialog is dialog:
@@ -508,9 +619,21 @@ class InteractiveApp:
     # --- output ---------------------------------------------------------------------------
 
     def invalidate(self) -> None:
-        """Ask for a redraw (coalesced by prompt_toolkit)."""
-        if self.app.is_running:
-            self.app.invalidate()
+        """Ask for a redraw on the next frame (key presses redraw at once, by themselves)."""
+        self._dirty = True
+        self._generation += 1
+
+    def write(self, text: str) -> None:
+        """Write text to the terminal, through the writer thread while the app runs."""
+        if self.output is not None:
+            self.output.writer.write(text)
+        else:
+            _write(text)
+
+    def drain(self) -> None:
+        """Wait until the terminal has taken everything written so far."""
+        if self.output is not None:
+            self.output.writer.drain()
 
     def write_raw(self, text: str) -> None:
         """Write escape codes straight to the terminal (OSC 52, titles)."""
@@ -547,16 +670,40 @@ class InteractiveApp:
         return task
 
     async def _frames(self) -> None:
-        """The frame timer: advance the stream, print finished blocks, redraw."""
+        """The frame timer: advance the stream, print finished blocks, redraw.
+
+        Rendering is cut in slices of a few milliseconds with the loop served in between, so a
+        key press waits for one slice at most. Frames come at most 30 times a second and keep
+        redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
+        agent); a terminal that lags skips frames instead of queueing them.
+        """
         while True:
-            await asyncio.sleep(FRAME_SECONDS)
-            self.transcript.advance(self._columns())
+            await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
+            if self.output is not None and self.output.writer.backlog > MAX_TERMINAL_BACKLOG:
+                continue
+            frame_end = time.perf_counter() + FRAME_SECONDS
+            width = self._columns()
+            while self.transcript.advance(
+                width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
+            ):
+                if time.perf_counter() > frame_end:
+                    break
+                await asyncio.sleep(0)
+            busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
             if self.transcript.out:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
-                await run_in_terminal(functools.partial(_write, text))
-            if self.session.is_streaming or self.working or self._retry_until or self.dialog:
-                self.invalidate()
+                await run_in_terminal(functools.partial(self.write, text))  # redraws after
+            elif (busy or self._dirty) and self.app.is_running:
+                self._dirty = False
+                self.app.invalidate()
+
+    def _redraw_started(self, _: Any) -> None:
+        self._redraw_start = time.perf_counter()
+
+    def _redraw_done(self, _: Any) -> None:
+        took = time.perf_counter() - self._redraw_start
+        self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
 
     # --- run ------------------------------------------------------------------------------
 
@@ -570,7 +717,9 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
-        loop.call_later(0.2, _warm_up)
+        # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
+        # first answer finds them ready, and typing is not held up meanwhile
+        loop.call_later(0.2, _start_warm_up)
         if first_prompt:
 
             async def send_all() -> None:
@@ -585,6 +734,7 @@ class InteractiveApp:
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
+            self.drain()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGTERM)
                 loop.remove_signal_handler(signal.SIGHUP)
@@ -605,10 +755,30 @@ class InteractiveApp:
         return word.startswith("@")
 
 
-def _warm_up() -> None:
+class _Application(Application[int]):
+    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output."""
+
+    def drain(self) -> None:
+        """Replaced by the REPL's writer drain."""
+
+    def suspend_to_background(self, suspend_group: bool = True) -> None:
+        """Suspend the process (its group by default) once the screen is cleared."""
+        if not hasattr(signal, "SIGTSTP"):
+            return
+
+        def run() -> None:
+            self.drain()
+            os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
+
+        run_in_terminal(run)
+
+
+def _start_warm_up() -> None:
+    import threading
+
     from pi_core.modes.interactive.rendering import warm_up
 
-    warm_up()
+    threading.Thread(target=warm_up, name="pi-warm-up", daemon=True).start()
 
 
 def _write(text: str) -> None:

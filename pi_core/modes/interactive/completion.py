@@ -27,8 +27,14 @@ class SlashEntry:
 class EditorCompleter(Completer):
     """Chooses the completion by context: slash command, its arguments, `@file`, or a path."""
 
-    def __init__(self, entries: Callable[[], list[SlashEntry]], cwd: Path) -> None:
+    def __init__(
+        self,
+        entries: Callable[[], list[SlashEntry]],
+        cwd: Path,
+        mention_sources: Callable[[], list[Any]] | None = None,
+    ) -> None:
         self.entries = entries
+        self.mention_sources = mention_sources or list
         self.cwd = Path(cwd)
         self.files = FileIndex(self.cwd)
 
@@ -91,6 +97,11 @@ class EditorCompleter(Completer):
             )
 
     def _mentions(self, query: str) -> Iterable[Completion]:
+        from pi_core.modes.interactive.mentions import mention_entries
+
+        for value, label, meta in mention_entries(self.mention_sources(), query):
+            yield Completion(f"@{value} ", start_position=-len(query) - 1, display=label,
+                             display_meta=meta)  # fmt: skip
         query = query.removeprefix('"')
         for path in search(self.files.files(), query):
             name = path.rstrip("/").rsplit("/", 1)[-1] + ("/" if path.endswith("/") else "")

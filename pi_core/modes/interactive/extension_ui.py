@@ -28,6 +28,8 @@ class InteractiveUI(ExtensionUI):
         self.widgets: dict[str, tuple[list[str], WidgetPlacement]] = {}
         self.working_message: str | None = None
         self.title: str | None = None
+        self.header_factory: Callable[..., Any] | None = None
+        self.footer_factory: Callable[..., Any] | None = None
 
     def _require(self) -> InteractiveApp:
         if self.app is None:
@@ -99,6 +101,44 @@ class InteractiveUI(ExtensionUI):
         """Several lines of text (Ctrl+J for a new line)."""
         result = await self._ask(Dialog("editor", title, prefill=prefill or ""), None, None)
         return result if isinstance(result, str) else None
+
+    async def custom(self, factory: Callable[..., Any], **options: Any) -> Any:
+        """Show a component in place of the editor until it calls `done(value)`.
+
+        `factory(done)` returns a prompt_toolkit container (a `Window` with a focusable control
+        and its own key bindings, say); Esc cancels with None. Overlay options are ignored: the
+        REPL draws inline, so the component always takes the editor's place.
+        """
+        app = self._require()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(value: Any = None) -> None:
+            if not future.done():
+                future.set_result(value)
+
+        component = factory(done)
+        app.open_custom(component, done)
+        try:
+            return await future
+        finally:
+            app.close_custom(component)
+
+    def set_header(self, factory: Callable[..., Any] | None) -> None:
+        """Replace the start-up header (None restores it); drawn at start and on Ctrl+O.
+
+        `factory({"expanded": bool})` returns a rich renderable, a string or a list of lines.
+        """
+        self.header_factory = factory
+
+    def set_footer(self, factory: Callable[..., Any] | None) -> None:
+        """Replace the footer (None restores it).
+
+        `factory(data)` returns a list of lines (or one string, ANSI colours allowed); `data`
+        holds `width`, `cwd`, `git_branch`, `session_name`, `model`, `thinking_level` and
+        `statuses`.
+        """
+        self.footer_factory = factory
+        self._invalidate()
 
     def notify(self, message: str, type: NotifyLevel = "info") -> None:
         """A status line: plain, `Warning:` or `Error:`."""

@@ -50,6 +50,20 @@ def git_branch(cwd: str) -> str | None:
     return None
 
 
+def footer_data(session: Any, statuses: dict[str, str], width: int) -> dict[str, Any]:
+    """What a plugin's footer (`ctx.ui.set_footer`) is given to draw from."""
+    model = session.model
+    return {
+        "width": width,
+        "cwd": str(session.cwd),
+        "git_branch": git_branch(str(session.cwd)),
+        "session_name": session.session_name,
+        "model": f"{model.provider}/{model.id}" if model is not None else None,
+        "thinking_level": session.thinking_level,
+        "statuses": dict(statuses),
+    }
+
+
 def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAndTextTuples:
     """Build the footer as prompt_toolkit formatted text (two or three lines)."""
     from pi_core.agent_session.stats import session_stats

@@ -29,13 +29,32 @@ def diagnostics(session: Any) -> list[tuple[str, str]]:
     return found
 
 
-def header(session: Any, quiet: bool) -> Any:
-    """The header renderable (just the diagnostics when `quietStartup` is on)."""
+def header(session: Any, quiet: bool, expanded: bool = False, custom: Any = None) -> Any:
+    """The header renderable (just the diagnostics when `quietStartup` is on).
+
+    Expanded (Ctrl+O), it lists every key and each loaded resource on its own line. `custom`
+    is a plugin's `ctx.ui.set_header` factory, drawn in place of the version and hints.
+    """
     parts: list[Any] = []
-    if not quiet:
+    if custom is not None:
+        parts.append(custom_block(custom, expanded))
+    elif not quiet:
         title = Text("pi", style="bold #8abeb7")
         title.append(f" v{__version__}", style="dim")
-        parts += [title, Text(HINTS, style="dim"), Text("")]
+        parts.append(title)
+        if expanded:
+            from pi_core.modes.interactive.commands import KEY_HINTS
+
+            width = max(len(key) for key, _ in KEY_HINTS)
+            for key, what in KEY_HINTS:
+                line = Text(key.ljust(width + 2), style="#8abeb7")
+                line.append(what, style="dim")
+                parts.append(line)
+        else:
+            parts += [Text(HINTS, style="dim"), Text("Press ctrl+o to show all keys and loaded "
+                                                    "resources.", style="dim")]  # fmt: skip
+        parts.append(Text(""))
+    if not quiet:
         resources = session.resources
         sections = [
             ("Context", [_short(f.path) for f in resources.context_files]),
@@ -44,7 +63,10 @@ def header(session: Any, quiet: bool) -> Any:
             ("Plugins", [p.name for p in session.plugins.plugins]),
         ]
         for label, names in sections:
-            if names:
+            if names and expanded:
+                parts.append(Text(f"[{label}]", style="#b294bb"))
+                parts += [Text(f"  {name}", style="dim") for name in names]
+            elif names:
                 line = Text(f"[{label}] ", style="#b294bb")
                 line.append(", ".join(names), style="dim")
                 parts.append(line)
@@ -57,6 +79,20 @@ def header(session: Any, quiet: bool) -> Any:
         parts.append(Text("No model available: configure one in ~/.pi/agent/models.json or "
                           "set an API key", style="yellow"))  # fmt: skip
     return Padding(Group(*parts), (0, 1)) if parts else None
+
+
+def custom_block(factory: Any, expanded: bool) -> Any:
+    """What a plugin's header factory draws: a rich renderable, a string or a list of lines."""
+    try:
+        drawn = factory({"expanded": expanded})
+    except Exception as error:
+        return Text(f"Warning: plugin header failed ({type(error).__name__}: {error})",
+                    style="yellow")  # fmt: skip
+    if isinstance(drawn, list):
+        return Text.from_ansi("\n".join(str(line) for line in drawn))
+    if isinstance(drawn, str):
+        return Text.from_ansi(drawn)
+    return drawn
 
 
 def _short(path: str) -> str:

@@ -240,8 +240,9 @@ REBINDABLE: dict[str, Callable[[InteractiveApp], Any]] = {
     "app.session.resume": lambda app: app.run_command("resume", ""),
 }
 # Keys the core key table (keys.py) binds itself; rebinding them removes these defaults there.
-CORE_DEFAULTS = ("app.thinking.cycle", "app.model.cycleForward", "app.tools.expand",
-                 "app.thinking.toggle", "app.editor.external", "app.message.dequeue")  # fmt: skip
+CORE_DEFAULTS = ("app.thinking.cycle", "app.model.cycleForward", "app.model.cycleBackward",
+                 "app.tools.expand", "app.thinking.toggle", "app.editor.external",
+                 "app.message.dequeue")  # fmt: skip
 
 
 def apply_keymap(kb: KeyBindings, app: InteractiveApp, keymap: Keymap, editing: Any) -> None:

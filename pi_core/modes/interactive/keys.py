@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from prompt_toolkit.filters import Condition, Filter, has_completions, is_searching
+from prompt_toolkit.filters import (
+    Condition,
+    Filter,
+    emacs_insert_mode,
+    has_completions,
+    is_searching,
+)
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.keys import Keys
 
 from pi_core.modes.interactive.editor import strip_continuation
@@ -20,6 +27,12 @@ from pi_core.modes.interactive.editor import strip_continuation
 # Shift+Enter as xterm (modifyOtherKeys) and kitty (CSI u) send it: a new line, not a submit.
 for _sequence in ("\x1b[27;2;13~", "\x1b[13;2u"):
     ANSI_SEQUENCES[_sequence] = Keys.ControlJ
+
+# prompt_toolkit has no Ctrl+Shift+letter keys; the terminals that send Shift+Ctrl+P distinctly
+# (kitty's CSI u, xterm's modifyOtherKeys) have it arrive as F24, a key no keyboard sends here.
+CTRL_SHIFT_P = Keys.F24
+for _sequence in ("\x1b[112;6u", "\x1b[80;6u", "\x1b[27;6;80~", "\x1b[27;6;112~"):
+    ANSI_SEQUENCES[_sequence] = CTRL_SHIFT_P
 
 
 class Actions(Protocol):
@@ -85,7 +98,9 @@ def to_prompt_toolkit_keys(spec: str) -> tuple[str, ...]:
     if key == "enter":
         key = "c-m"
     name = key
-    if "ctrl" in mods and "shift" in mods:
+    if mods == {"ctrl", "shift"} and key == "p":
+        name = CTRL_SHIFT_P.value
+    elif "ctrl" in mods and "shift" in mods:
         name = f"c-s-{key}"
     elif "ctrl" in mods:
         name = f"c-{key}"
@@ -188,6 +203,10 @@ def build_key_bindings(
     def _model(event: KeyPressEvent) -> None:
         actions.cycle_model(backward=False)
 
+    @kb.add(CTRL_SHIFT_P, filter=editing)
+    def _model_back(event: KeyPressEvent) -> None:
+        actions.cycle_model(backward=True)
+
     @kb.add("c-t", filter=editing)
     def _toggle_thinking(event: KeyPressEvent) -> None:
         actions.toggle_thinking()
@@ -228,6 +247,22 @@ def build_key_bindings(
         buffer.text = buffer.text[:start] + buffer.text[end:]
         buffer.cursor_position = start
 
+    # fish-style undo: word characters typed one after the other make a single undo step
+    after_word: list[tuple[str, int] | None] = [None]
+
+    def _starts_undo_step(event: KeyPressEvent) -> bool:
+        buffer = event.current_buffer
+        continues = _is_word(event.data) and after_word[0] == (buffer.text, buffer.cursor_position)
+        return not continues
+
+    self_insert = get_by_name("self-insert")
+
+    @kb.add(Keys.Any, filter=editing & emacs_insert_mode, save_before=_starts_undo_step)
+    def _insert(event: KeyPressEvent) -> None:
+        self_insert.handler(event)
+        buffer = event.current_buffer
+        after_word[0] = (buffer.text, buffer.cursor_position) if _is_word(event.data) else None
+
     for key, handler in (shortcuts or {}).items():
         try:
             keys = to_prompt_toolkit_keys(key)
@@ -236,6 +271,10 @@ def build_key_bindings(
             continue
         kb.add(*keys, filter=editing, eager=True)(_run_shortcut(handler))
     return kb
+
+
+def _is_word(data: str) -> bool:
+    return bool(data) and all(char.isalnum() or char == "_" for char in data)
 
 
 def _completion_selected() -> bool:

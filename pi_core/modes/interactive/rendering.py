@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import re
+import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -42,6 +44,29 @@ def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
     return str(output).rstrip("\n")
 
 
+@functools.lru_cache(maxsize=64)
+def ansi_fragments(text: str) -> list[tuple[str, str]]:
+    """ANSI text as prompt_toolkit fragments, one per run of equal style.
+
+    prompt_toolkit's `ANSI` makes one fragment per character, and each redraw splits and measures
+    them several times over; runs make the live region's redraw cheap enough to follow each key.
+    """
+    from prompt_toolkit.formatted_text import ANSI, to_formatted_text
+
+    runs: list[tuple[str, str]] = []
+    style = ""
+    chars: list[str] = []
+    for fragment in to_formatted_text(ANSI(text)):
+        if fragment[0] != style:
+            if chars:
+                runs.append((style, "".join(chars)))
+            style, chars = fragment[0], []
+        chars.append(fragment[1])
+    if chars:
+        runs.append((style, "".join(chars)))
+    return runs
+
+
 @functools.cache
 def _markdown_class() -> type[Markdown]:
     """rich's Markdown with headings flush left (built on first use: rich.markdown is slow to
@@ -73,8 +98,10 @@ def markdown(text: str, *, style: str = "") -> Markdown:
 
 
 def warm_up() -> None:
-    """Import the markdown renderer now (called once the editor is up)."""
-    _markdown_class()
+    """Load the markdown renderer and the code highlighter now (called once the editor is up)."""
+    # only a head start: the first real answer loads whatever failed here
+    with contextlib.suppress(Exception):
+        render_ansi(markdown("**warm** `up`\n\n```python\nx = 1\n```"), 40)
 
 
 def stable_split(source: str) -> int:
@@ -117,6 +144,8 @@ class MarkdownStream:
         self.indent = indent
         self.live_lines = live_lines
         self._cache: tuple[str, int, str] = ("", 0, "")
+        self._last_tail = ""
+        self.behind = False  # the last take_stable stopped at its deadline with work left
 
     def feed(self, source: str) -> None:
         """Replace the text seen so far (it only grows while streaming)."""
@@ -125,19 +154,27 @@ class MarkdownStream:
     def _rest(self) -> str:
         return self.carry + self.source[self.committed :]
 
-    def take_stable(self, width: int) -> str | None:
-        """Return the ANSI of newly finished lines (None if none), marking them committed."""
+    def take_stable(self, width: int, deadline: float | None = None) -> str | None:
+        """Return the ANSI of newly finished lines (None if none), marking them committed.
+
+        With a `deadline` (a `time.perf_counter()` value) it stops rendering once that has
+        passed, leaving the rest for the next call; `behind` then says more is waiting.
+        """
         out: list[str] = []
+        self.behind = False
         while True:
             rest = self._rest()
-            boundary = stable_split(rest)
+            window = rest[:MAX_LIVE_SOURCE]  # each step renders a bounded piece
+            boundary = stable_split(window)
             if boundary > len(self.carry):
-                self._commit(rest[:boundary], boundary - len(self.carry), "", width, out)
-                continue
-            if len(rest) > MAX_LIVE_SOURCE:
-                self._force_split(rest, width, out)
-                continue
-            break
+                self._commit(window[:boundary], boundary - len(self.carry), "", width, out)
+            elif len(rest) > MAX_LIVE_SOURCE:
+                self._force_split(window, width, out)
+            else:
+                break
+            if deadline is not None and time.perf_counter() > deadline:
+                self.behind = len(self._rest()) > len(self.carry)
+                return "\n".join(out) if out else None
         rest = self._rest()
         if rest.strip():
             lines = self._render(rest, width).split("\n")
@@ -154,24 +191,31 @@ class MarkdownStream:
         self.carry = carry
         self.lines_out = 0
 
-    def _force_split(self, rest: str, width: int, out: list[str]) -> None:
+    def _force_split(self, window: str, width: int, out: list[str]) -> None:
         # cut as late as possible: the lines handed out so far all lie before the cut
-        cut = rest.rfind("\n", len(self.carry))
+        cut = window.rfind("\n", len(self.carry))
         if cut <= len(self.carry):
-            cut = rest.rfind(" ", len(self.carry))
+            cut = window.rfind(" ", len(self.carry))
         if cut <= len(self.carry):
-            cut = len(rest) - 1
+            cut = len(window) - 1
         cut += 1
-        fence = _open_fence(rest[:cut])
-        chunk = rest[:cut] + ("\n" + fence[:3] + "\n" if fence else "")
+        fence = _open_fence(window[:cut])
+        chunk = window[:cut] + ("\n" + fence[:3] + "\n" if fence else "")
         self._commit(chunk, cut - len(self.carry), fence + "\n" if fence else "", width, out)
 
     def tail(self, width: int) -> str:
-        """Return the ANSI of the live tail (the lines not handed out yet)."""
+        """Return the ANSI of the live tail (the lines not handed out yet).
+
+        While the renderer is behind the stream (more than one bounded piece waits), the last
+        tail drawn is kept: a redraw never renders more than `MAX_LIVE_SOURCE` characters.
+        """
         rest = self._rest()
         if not rest.strip():
             return ""
-        return "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
+        if len(rest) > MAX_LIVE_SOURCE:
+            return self._last_tail
+        self._last_tail = "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
+        return self._last_tail
 
     def finish(self, width: int) -> str | None:
         """Return the ANSI of everything not yet handed out, and commit it."""

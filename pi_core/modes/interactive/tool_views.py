@@ -16,6 +16,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from pi_core.messages.content import ImageContent, TextContent
+from pi_core.modes.interactive.images import placeholder
 from pi_core.modes.interactive.rendering import render_ansi, strip_ansi
 from pi_core.modes.interactive.theme import Theme
 
@@ -157,11 +158,29 @@ def result_text(result: Any) -> str:
             if isinstance(block, TextContent):
                 parts.append(block.text)
             elif isinstance(block, ImageContent):
-                parts.append(f"[image: {block.mime_type}]")
+                parts.append(placeholder(block.mime_type, block.data))
             elif isinstance(block, dict) and block.get("type") == "text":
                 parts.append(str(block.get("text", "")))
+            elif isinstance(block, dict) and block.get("type") == "image":
+                mime = str(block.get("mimeType") or block.get("mime_type") or "image")
+                parts.append(placeholder(mime, str(block.get("data", ""))))
         return _printable("\n".join(parts))
     return _printable(str(result)) if result is not None else ""
+
+
+def result_images(result: Any) -> list[tuple[str, str]]:
+    """(base64 data, mime type) of each image in a result."""
+    content = getattr(result, "content", None)
+    if content is None and isinstance(result, dict):
+        content = result.get("content")
+    found: list[tuple[str, str]] = []
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, ImageContent):
+            found.append((block.data, block.mime_type))
+        elif isinstance(block, dict) and block.get("type") == "image":
+            mime = str(block.get("mimeType") or block.get("mime_type") or "image")
+            found.append((str(block.get("data", "")), mime))
+    return found
 
 
 def _printable(text: str) -> str:

@@ -22,9 +22,10 @@ from pi_core.messages.agent import (
 )
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
+from pi_core.modes.interactive.images import image_lines, inline_protocol
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
-from pi_core.modes.interactive.tool_views import ToolView
+from pi_core.modes.interactive.tool_views import ToolView, result_images
 
 
 class Transcript:
@@ -50,6 +51,7 @@ class Transcript:
         self._block_index = 0
         self._stream: MarkdownStream | None = None
         self._thinking_note_shown = False
+        self.image_protocol = inline_protocol() if theme.color else None
 
     # --- blocks printed once --------------------------------------------------------------
 
@@ -73,6 +75,9 @@ class Transcript:
         )
         body = Padding(markdown(text), (1, 1), style=self.theme.style("userMessageBg"), expand=True)
         self.emit("\n" + render_ansi(body, width, color=self.theme.color))
+        if not isinstance(message.content, str):
+            for data, mime in result_images(message):
+                self.emit(" " + image_lines(data, mime, self.image_protocol))
 
     def message(self, message: Any, width: int) -> None:
         """Any finished message, e.g. when a session is loaded."""
@@ -179,26 +184,37 @@ class Transcript:
         self._assistant = None
         self._commit_views(width)
 
-    def advance(self, width: int, final: bool = False) -> None:
-        """Move completed parts of the answer to the scrollback (called once per frame)."""
+    def advance(self, width: int, final: bool = False, deadline: float | None = None) -> bool:
+        """Move completed parts of the answer to the scrollback (called once per frame).
+
+        With a `deadline` (`time.perf_counter()`), rendering of the streaming block stops once
+        it has passed; returns True when rendering work is left for another call.
+        """
         message = self._assistant
         if message is None:
-            return
+            return False
         blocks = message.content
         while self._block_index < len(blocks):
             block = blocks[self._block_index]
             is_last = self._block_index == len(blocks) - 1
             done = final or not is_last
             if isinstance(block, TextContent | ThinkingContent):
-                self._stream_block(block, width, done)
+                self._stream_block(block, width, done, None if done else deadline)
             elif isinstance(block, ToolCall):
                 self._tool_call(block)
             if not done:
-                break
+                return self._stream is not None and self._stream.behind
             self._block_index += 1
             self._stream = None
+        return False
 
-    def _stream_block(self, block: TextContent | ThinkingContent, width: int, done: bool) -> None:
+    def _stream_block(
+        self,
+        block: TextContent | ThinkingContent,
+        width: int,
+        done: bool,
+        deadline: float | None = None,
+    ) -> None:
         is_thinking = isinstance(block, ThinkingContent)
         if is_thinking and self.hide_thinking:
             if not self._thinking_note_shown:
@@ -211,7 +227,7 @@ class Transcript:
             self._stream = MarkdownStream(style=style)
         source = block.thinking if isinstance(block, ThinkingContent) else block.text
         self._stream.feed(source)
-        stable = self._stream.take_stable(width)
+        stable = self._stream.take_stable(width, deadline)
         if stable:
             self.emit(stable)
         if done:
@@ -260,6 +276,9 @@ class Transcript:
             if not view.finished:
                 break
             self.emit(render_ansi(Text(""), width) + view.render(width, self.expanded))
+            if self.image_protocol is not None:  # else the result's text names each image
+                for data, mime in result_images(view.result):
+                    self.emit(image_lines(data, mime, self.image_protocol))
             self.recent_views.append(view)
             del self.views[call_id]
         self.recent_views = self.recent_views[-20:]

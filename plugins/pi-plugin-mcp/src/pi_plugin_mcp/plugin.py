@@ -90,6 +90,41 @@ async def input(event: InputEvent) -> InputTransform | None:
 
 
 @hookimpl
+def register_completions(register: Callable[..., None]) -> None:
+    """Offer `@server:uri` mentions of the servers' resources; their text goes with the prompt."""
+    register("mcp", complete_resources, read_mentioned_resource,
+             description="MCP resources")  # fmt: skip
+
+
+def complete_resources(query: str) -> list[dict[str, str]]:
+    """Resources whose `server:uri` or name contains the typed text (case-insensitive)."""
+    manager = _state.manager
+    if manager is None:
+        return []
+    wanted = query.lower()
+    return [
+        {
+            "value": f"{ref.server}:{ref.uri}",
+            "label": f"{ref.server}:{ref.uri}",
+            "description": ref.name or ref.description or "",
+        }
+        for ref in manager.list_resources()
+        if wanted in f"{ref.server}:{ref.uri}".lower() or wanted in (ref.name or "").lower()
+    ]
+
+
+async def read_mentioned_resource(value: str) -> str | None:
+    """The text of `server:uri` when `server` is one of ours (None leaves the mention alone)."""
+    manager = _state.manager
+    server, _, uri = value.partition(":")
+    if manager is None or not uri:
+        return None
+    if not any(ref.server == server and ref.uri == uri for ref in manager.list_resources()):
+        return None
+    return await manager.read_resource(server, uri)
+
+
+@hookimpl
 def register_commands(register: Callable[..., None]) -> None:
     """Register `/mcp`: list servers, restart one, list resources and prompts."""
     register("mcp", mcp_command, description="MCP servers: list, restart NAME, resources, prompts")

@@ -1,0 +1,123 @@
+"""Terminal output through a writer thread: a slow terminal delays the picture, never the loop.
+
+prompt_toolkit writes each redraw with a blocking `write()` on the event loop, and so did the
+scrollback printer; when the terminal (or tmux, or an ssh link) reads slowly, the loop stalled
+there and key presses and the agent's stream waited with it. Here every byte for the terminal
+goes, in order, into one queue that a daemon thread writes out; the loop only appends.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import threading
+from collections import deque
+from typing import Any
+
+from prompt_toolkit.output.vt100 import Vt100_Output
+
+
+class TerminalWriter:
+    """Writes queued text to a file descriptor from its own thread, in the order queued."""
+
+    def __init__(self, fd: int, encoding: str = "utf-8") -> None:
+        self.fd = fd
+        self.encoding = encoding
+        self._chunks: deque[bytes] = deque()
+        self._pending = 0
+        self._closed = False
+        self._broken = False
+        self._condition = threading.Condition()
+        self._thread = threading.Thread(target=self._run, name="pi-terminal-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def backlog(self) -> int:
+        """Bytes queued but not yet accepted by the terminal."""
+        return self._pending
+
+    def write(self, text: str) -> None:
+        """Queue text (returns at once)."""
+        if not text or self._broken:
+            return
+        data = text.encode(self.encoding, "replace")
+        with self._condition:
+            self._chunks.append(data)
+            self._pending += len(data)
+            self._condition.notify_all()
+
+    def drain(self, timeout: float | None = 10.0) -> bool:
+        """Wait until everything queued is written; False if the terminal did not take it."""
+        with self._condition:
+            return self._condition.wait_for(lambda: self._pending == 0 or self._broken, timeout)
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread."""
+        self.drain()
+        with self._condition:
+            self._closed = True
+            self._condition.notify_all()
+        self._thread.join(timeout=1.0)
+
+    def _run(self) -> None:
+        while True:
+            with self._condition:
+                self._condition.wait_for(lambda: bool(self._chunks) or self._closed)
+                if not self._chunks:
+                    return
+                data = b"".join(self._chunks)
+                self._chunks.clear()
+            try:
+                self._write_all(data)
+            except OSError:
+                self._broken = True  # the terminal went away: drop output, never block
+            with self._condition:
+                self._pending = 0 if self._broken else self._pending - len(data)
+                self._condition.notify_all()
+
+    def _write_all(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self.fd, view)
+            except BlockingIOError:
+                select.select([], [self.fd], [])
+                continue
+            except InterruptedError:
+                continue
+            view = view[written:]
+
+
+class ThreadedOutput(Vt100_Output):
+    """prompt_toolkit's VT100 output, flushing into a `TerminalWriter` instead of `write()`."""
+
+    writer: TerminalWriter
+
+    def flush(self) -> None:
+        """Hand the buffered escape codes and text to the writer thread."""
+        if not self._buffer:
+            return
+        data = "".join(self._buffer)
+        self._buffer = []
+        self.writer.write(data)
+
+
+def threaded_output(stdout: Any = None) -> ThreadedOutput | None:
+    """A VT100 output for the terminal on `stdout` whose writes never block the event loop
+    (None when `stdout` is not a terminal: prompt_toolkit's own choice applies then)."""
+    from prompt_toolkit.output.color_depth import ColorDepth
+    from prompt_toolkit.utils import get_bell_environment_variable, get_term_environment_variable
+
+    stream = stdout or sys.stdout
+    if sys.platform == "win32" or not stream.isatty():
+        return None
+    output = ThreadedOutput.from_pty(  # from_pty builds `cls`
+        stream,
+        term=get_term_environment_variable(),
+        default_color_depth=ColorDepth.from_env(),
+        enable_bell=get_bell_environment_variable(),
+    )
+    assert isinstance(output, ThreadedOutput)
+    output.writer = TerminalWriter(stream.fileno(), getattr(stream, "encoding", None) or "utf-8")
+    return output
