@@ -54,7 +54,8 @@ def first_fork_entry(records: Records) -> dict[str, Any]:
 def steps(gate: PipeGate) -> list[Step]:
     """Prompt with a tool call, steer, name, abort a stream, compact, state, messages, fork."""
     return [
-        Step({"type": "prompt", "message": "Run the slow command"}, until="tool_execution_start"),
+        # bash reports an empty update as it starts; steering after it keeps the order fixed
+        Step({"type": "prompt", "message": "Run the slow command"}, until="tool_execution_update"),
         Step({"type": "steer", "message": "Also say bye"}, then=gate.open, until="agent_end"),
         Step({"type": "set_session_name", "name": "demo"}),
         Step({"type": "prompt", "message": "Tell a long story"}, until="message_update"),
