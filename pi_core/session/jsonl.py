@@ -55,14 +55,23 @@ def dumps(entry: RawEntry) -> str:
 
 
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while building many small objects (it rescans them over and over)."""
+def gc_paused(*, long_lived: bool = False) -> Iterator[None]:
+    """Pause the cyclic GC while building many small objects (it rescans them over and over).
+
+    With `long_lived` (a session's entries and messages, kept for the whole session), the objects
+    are moved out of the collector's generations on the way out (`gc.freeze`): otherwise the
+    first collections after re-enabling walk every one of them again (0.3 s for 100,000
+    messages), and each full collection after that once more. They hold no reference cycles, so
+    reference counting still frees them when the session is dropped.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if long_lived:
+                gc.freeze()
             gc.enable()
 
 
@@ -72,7 +81,7 @@ def read_session_file(path: Path) -> ReadResult:
         data = path.read_bytes()
     except OSError as error:
         raise SessionFileError(f"cannot read session file {path}: {error.strerror}") from None
-    with gc_paused():
+    with gc_paused(long_lived=True):
         return _parse(path, data)
 
 

@@ -359,7 +359,7 @@ class SessionManager:
 
     def build_session_context(self) -> SessionContext:
         """Return the messages, model and thinking level for the LLM at the current leaf."""
-        with gc_paused():
+        with gc_paused(long_lived=True):
             return build_session_context(
                 self._entries, self._leaf_id, self._by_id, parse_message=self._message_of
             )
