@@ -19,7 +19,7 @@ from pi_core.session.jsonl import (
     RawEntry,
     ReadResult,
     SessionFileError,
-    dumps,
+    encode_line,
     gc_paused,
     read_session_file,
     rewrite_file,
@@ -437,7 +437,7 @@ class SessionManager:
             return
         if self._appender is None:
             self._appender = Appender(self.session_file)
-        self._appender.append([dumps(e) for e in pending])
+        self._appender.write(b"".join([encode_line(e) for e in pending]))
         self._written = len(self._entries)
 
     def _close(self) -> None:
