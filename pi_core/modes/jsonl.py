@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from pi_core.session.jsonl import dumps
+from pi_core.session.jsonl import encode_line
 
 
 def jsonable(value: Any) -> Any:
@@ -34,7 +34,12 @@ def serialize_line(value: Any) -> str:
     A lone surrogate (which a session written by pi may hold) is written as a `\\uXXXX` escape,
     as JSON.stringify does, so the record always encodes as UTF-8 and is never lost.
     """
-    return dumps(jsonable(value)) + "\n"
+    return encode_record(value).decode("utf-8")
+
+
+def encode_record(value: Any) -> bytes:
+    """Return one JSONL record as UTF-8 bytes (what `serialize_line` returns, encoded)."""
+    return encode_line(jsonable(value))
 
 
 async def read_lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:
