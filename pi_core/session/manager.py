@@ -402,16 +402,19 @@ class SessionManager:
         self._leaf_id = None
         self._has_assistant = False
         self._written = written
+        by_id = self._by_id
+        has_assistant = False
         for entry in entries[1:]:
             entry_id = entry.get("id")
             if not isinstance(entry_id, str):
                 continue
-            self._by_id[entry_id] = entry
+            by_id[entry_id] = entry
             self._leaf_id = entry_id
             if entry.get("type") == "label":
                 self._apply_label(entry)
-            elif _is_assistant(entry):
-                self._has_assistant = True
+            elif not has_assistant and _is_assistant(entry):  # found once is enough
+                has_assistant = True
+        self._has_assistant = has_assistant
 
     def _append(self, fields: RawEntry, first: bool = False) -> str:
         base = {
