@@ -14,10 +14,12 @@ from pi_core.plugins.manager import PluginManager
 
 @pytest.fixture(autouse=True)
 def isolated_agent_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Point PI_CODING_AGENT_DIR at an empty folder so no test reads the user's ~/.pi."""
+    """Point PI_CODING_AGENT_DIR at an empty folder so no test reads the user's ~/.pi (and the
+    cache folder, where `pi --help` keeps plugin flags, into the test's own folder)."""
     agent = tmp_path / "agent"
     agent.mkdir()
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(agent))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     yield agent
 
 

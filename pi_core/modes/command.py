@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pi_core.modes.startup import RunOptions, StartupError, report_problems
 from pi_core.thinking import THINKING_LEVELS
 
 if TYPE_CHECKING:
     from pi_core.ai.model_registry import ModelRegistry
+    from pi_core.modes.startup import RunOptions
 
 THINKING = click.Choice(THINKING_LEVELS)
 
@@ -37,33 +37,67 @@ class RunCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Add plugin flags as options, then parse as usual."""
         if not {"-v", "--version"} & set(args):
-            options = RunOptions(
-                cwd=Path.cwd(),
-                extensions=_prescan(args, ("-e", "--extension")),
-                no_extensions="--no-extensions" in args or "-ne" in args,
-                blocked=_prescan(args, ("--block-plugin",)),
-            )
-            from pi_core.modes.startup import load_plugins_for
-
-            manager = load_plugins_for(options)
-            ctx.meta["pi.plugins"] = manager
             known = {name for param in self.params for name in param.opts}
             # click parameter names must be identifiers; a flag's own name may hold dashes.
             flag_names: dict[str, str] = ctx.meta.setdefault("pi.flag_names", {})
-            for flag in manager.registry.flags.values():
-                option = f"--{flag.name}"
+            for flag in _plugin_flags(ctx, args):
+                option = f"--{flag['name']}"
                 if option in known:
                     continue
                 dest = f"pi_flag_{len(flag_names)}"
-                flag_names[dest] = flag.name
-                if flag.type == "boolean":
+                flag_names[dest] = flag["name"]
+                if flag["type"] == "boolean":
                     param = click.Option([option, dest], is_flag=True,
-                                         default=None, help=flag.description)  # fmt: skip
+                                         default=None, help=flag["description"])  # fmt: skip
                 else:
                     param = click.Option([option, dest], default=None,
-                                         metavar="VALUE", help=flag.description)  # fmt: skip
+                                         metavar="VALUE", help=flag["description"])  # fmt: skip
                 self.params.append(param)
         return super().parse_args(ctx, args)
+
+
+def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:
+    """Load the plugins (kept in `ctx.meta`) and return their flags; for `--help`, the flags
+    remembered from the last load when nothing they depend on changed (`flag_cache`)."""
+    cwd = Path.cwd()
+    extensions = _prescan(args, ("-e", "--extension"))
+    no_extensions = "--no-extensions" in args or "-ne" in args
+    blocked = _prescan(args, ("--block-plugin",))
+    help_only = bool({"-h", "--help"} & set(args))
+    if help_only:
+        from pi_core.config.paths import agent_dir
+        from pi_core.plugins import flag_cache
+
+        home = agent_dir()
+        load_key = {"extensions": extensions, "no_extensions": no_extensions, "blocked": blocked}
+        key = flag_cache.cache_key(cwd, home, load_key)
+        cached = flag_cache.cached_flags(key)
+        if cached is not None:
+            return cached
+        modules_before = set(sys.modules)
+    from pi_core.modes.startup import RunOptions, load_plugins_for
+
+    options = RunOptions(
+        cwd=cwd, extensions=extensions, no_extensions=no_extensions, blocked=blocked
+    )
+    manager = load_plugins_for(options)
+    ctx.meta["pi.plugins"] = manager
+    flags = [
+        {"name": flag.name, "type": flag.type, "description": flag.description}
+        for flag in manager.registry.flags.values()
+    ]
+    if help_only and not manager.errors:
+        watched = [
+            str(home / "settings.json"),
+            str(home / "extensions"),
+            str(cwd / ".pi" / "settings.json"),
+            str(cwd / ".pi" / "extensions"),
+        ]
+        for plugin in manager.plugins:
+            if plugin.source.path is not None:
+                watched += [str(plugin.source.path), str(plugin.source.path.parent)]
+        flag_cache.store_flags(key, flags, flag_cache.watched_paths(modules_before, watched))
+    return flags
 
 
 def _prescan(args: list[str], names: tuple[str, ...]) -> list[str]:
@@ -192,6 +226,7 @@ Examples:
 @click.pass_context
 def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any) -> None:
     """pi: a terminal coding agent with read, bash, edit and write tools, and plugins."""
+    from pi_core.modes.startup import RunOptions, load_plugins_for, report_problems
     from pi_core.plugins.manager import PluginManager
 
     if values.pop("offline"):
@@ -226,7 +261,9 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         flag_values=flag_values,
         **values,
     )
-    manager: PluginManager = ctx.meta["pi.plugins"]
+    manager: PluginManager | None = ctx.meta.get("pi.plugins")
+    if manager is None:  # `--help` was an option's value, and the flags came from the cache
+        manager = load_plugins_for(options)
     registry = manager.model_registry()
     must_stop = report_problems(manager, registry, verbose=verbose)
     if list_models is not None:
@@ -261,7 +298,7 @@ async def _run(
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.lean import startup_done
-    from pi_core.modes.startup import open_session
+    from pi_core.modes.startup import StartupError, open_session
 
     try:
         if mode == "rpc":

@@ -8,8 +8,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
-from pi_core.session.jsonl import dumps
+from pi_core.messages.base import WireModel
+from pi_core.session.jsonl import encode_line
 
 
 def jsonable(value: Any) -> Any:
@@ -34,7 +36,23 @@ def serialize_line(value: Any) -> str:
     A lone surrogate (which a session written by pi may hold) is written as a `\\uXXXX` escape,
     as JSON.stringify does, so the record always encodes as UTF-8 and is never lost.
     """
-    return dumps(jsonable(value)) + "\n"
+    return encode_record(value).decode("utf-8")
+
+
+def encode_record(value: Any) -> bytes:
+    """Return one JSONL record as UTF-8 bytes (what `serialize_line` returns, encoded)."""
+    if isinstance(value, BaseModel) and getattr(type(value), "to_wire", _to_wire) is _to_wire:
+        # a model without its own to_wire: straight to JSON in one call (no dict built first;
+        # per streamed delta this is most of the encoding), the same bytes `to_wire` gives
+        try:
+            serializer = value.__pydantic_serializer__
+            return serializer.to_json(value, by_alias=True, exclude_none=True) + b"\n"
+        except PydanticSerializationError:
+            pass  # a lone surrogate: the slower path escapes it
+    return encode_line(jsonable(value))
+
+
+_to_wire = WireModel.to_wire
 
 
 async def read_lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:

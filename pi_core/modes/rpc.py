@@ -19,7 +19,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 from pi_core.agent_session.session import AgentSession
 from pi_core.messages.content import ImageContent
 from pi_core.messages.llm import content_text
-from pi_core.modes.jsonl import read_lines, serialize_line
+from pi_core.modes.jsonl import encode_record, read_lines
 from pi_core.modes.rpc_ui import RpcUI
 from pi_core.modes.stdout import flush_records, write_record
 from pi_core.session.entries import SessionMessageEntry
@@ -59,7 +59,7 @@ class RpcServer:
         if self._out is None:
             write_record(message)
             return
-        self._out.write(serialize_line(message).encode())
+        self._out.write(encode_record(message))
         self._out.flush()
 
     async def serve(self, reader: asyncio.StreamReader) -> None:

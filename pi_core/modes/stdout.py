@@ -11,7 +11,7 @@ import asyncio
 import sys
 from typing import Any
 
-from pi_core.modes.jsonl import serialize_line
+from pi_core.modes.jsonl import encode_record
 
 _FLUSH_AT = 1 << 20
 _pending: list[bytes] = []
@@ -21,7 +21,7 @@ _pending_bytes = 0
 def write_record(record: Any) -> None:
     """Queue one record for stdout; it is written, in order, by the end of this loop step."""
     global _pending_bytes
-    line = serialize_line(record).encode()
+    line = encode_record(record)
     _pending.append(line)
     _pending_bytes += len(line)
     if _pending_bytes >= _FLUSH_AT:

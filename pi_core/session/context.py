@@ -51,6 +51,14 @@ def path_to_root(leaf: RawEntry | None, by_id: Mapping[str, RawEntry]) -> list[R
     return path
 
 
+def _model_ref(entry: RawEntry) -> ModelRef:
+    """The model a `model_change` entry or an assistant message's entry names."""
+    if entry.get("type") == "model_change":
+        return ModelRef(provider=entry["provider"], model_id=entry["modelId"])
+    message = entry["message"]
+    return ModelRef(provider=message.get("provider", ""), model_id=message.get("model", ""))
+
+
 def _default_parser(entry: RawEntry) -> AgentMessage:
     return parse_agent_message(entry["message"])
 
@@ -77,19 +85,19 @@ def build_session_context(
 
     context = SessionContext()
     compaction: RawEntry | None = None
+    model_entry: RawEntry | None = None  # the last entry that sets the model
     for entry in path:
         kind = entry.get("type")
         if kind == "thinking_level_change":
             context.thinking_level = entry.get("thinkingLevel", context.thinking_level)
-        elif kind == "model_change":
-            context.model = ModelRef(provider=entry["provider"], model_id=entry["modelId"])
-        elif kind == "message" and entry.get("message", {}).get("role") == "assistant":
-            message = entry["message"]
-            context.model = ModelRef(
-                provider=message.get("provider", ""), model_id=message.get("model", "")
-            )
+        elif kind == "model_change" or (
+            kind == "message" and entry.get("message", {}).get("role") == "assistant"
+        ):
+            model_entry = entry
         elif kind == "compaction":
             compaction = entry
+    if model_entry is not None:
+        context.model = _model_ref(model_entry)
 
     def add(entry: RawEntry) -> None:
         kind = entry.get("type")

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import os
+import random
 import time
 import uuid
 from collections.abc import Container
 from datetime import UTC, datetime
 
+_random_bits = random.getrandbits
+
 
 def new_entry_id(taken: Container[str]) -> str:
     """Return 8 random hex characters not in `taken` (a full UUID after 100 collisions)."""
     for _ in range(100):
-        candidate = os.urandom(4).hex()  # as random as uuid4's first 8 digits, 5x cheaper
+        # ids need to be unique, not secret: the process's Mersenne Twister (seeded from the
+        # OS, reseeded in a forked child) is 5x cheaper than os.urandom and 30x than uuid4
+        candidate = f"{_random_bits(32):08x}"
         if candidate not in taken:
             return candidate
     return str(uuid.uuid4())
@@ -30,7 +35,14 @@ def new_session_id() -> str:
 
 def iso_now() -> str:
     """Return the current UTC time as JavaScript's toISOString() writes it."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    seconds, nanos = divmod(time.time_ns(), 1_000_000_000)
+    global _second_text
+    if _second_text[0] != seconds:  # formatting the date is most of the cost: once a second
+        _second_text = (seconds, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds)))
+    return f"{_second_text[1]}.{nanos // 1_000_000:03d}Z"
+
+
+_second_text: tuple[int, str] = (-1, "")
 
 
 def iso_to_ms(timestamp: str) -> int:

@@ -54,15 +54,37 @@ def dumps(entry: RawEntry) -> str:
     return text
 
 
+def encode_line(entry: RawEntry) -> bytes:
+    """Encode an entry as one UTF-8 line, newline included (the bytes `dumps` would give).
+
+    pydantic-core's encoder is five times faster than `json`'s and writes the same bytes for
+    JSON data, except exponents (`1e-7`, as JSON.stringify writes them, not `1e-07`); a lone
+    surrogate, which it refuses, goes through `dumps`.
+    """
+    try:
+        return pydantic_core.to_json(entry) + b"\n"
+    except pydantic_core.PydanticSerializationError:
+        return (dumps(entry) + "\n").encode("utf-8")
+
+
 @contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC while building many small objects (it rescans them over and over)."""
+def gc_paused(*, long_lived: bool = False) -> Iterator[None]:
+    """Pause the cyclic GC while building many small objects (it rescans them over and over).
+
+    With `long_lived` (a session's entries and messages, kept for the whole session), the objects
+    are moved out of the collector's generations on the way out (`gc.freeze`): otherwise the
+    first collections after re-enabling walk every one of them again (0.3 s for 100,000
+    messages), and each full collection after that once more. They hold no reference cycles, so
+    reference counting still frees them when the session is dropped.
+    """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if was_enabled:
+            if long_lived:
+                gc.freeze()
             gc.enable()
 
 
@@ -72,7 +94,7 @@ def read_session_file(path: Path) -> ReadResult:
         data = path.read_bytes()
     except OSError as error:
         raise SessionFileError(f"cannot read session file {path}: {error.strerror}") from None
-    with gc_paused():
+    with gc_paused(long_lived=True):
         return _parse(path, data)
 
 
@@ -170,22 +192,25 @@ class Appender:
 
     def append(self, lines: list[str]) -> None:
         """Write the lines (each becomes one line) in a single write; returns once the OS has it."""
-        payload = "".join(line + "\n" for line in lines).encode("utf-8")
+        self.write("".join(line + "\n" for line in lines).encode("utf-8"))
+
+    def write(self, payload: bytes) -> None:
+        """Write whole lines (`payload` ends with a newline) in a single write, under the lock."""
         fd = self._open()
-        lock, unlock = _locks()
-        lock(fd, poll_interval=0.005)
+        _lock(fd)
         try:
             size = os.fstat(fd).st_size
             # Unless someone else wrote since our last whole line, the file ends with one.
             if size != self._end and self._ends_mid_line(fd, size):
                 payload = b"\n" + payload  # never glue a new entry onto a torn line
-            view = memoryview(payload)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            written = os.write(fd, payload)
+            if written < len(payload):  # a regular file takes it whole unless the disk is full
+                view = memoryview(payload)[written:]
+                while view:
+                    view = view[os.write(fd, view) :]
             self._end = size + len(payload)
         finally:
-            unlock(fd)
+            _unlock(fd)
 
     def close(self) -> None:
         """Close the file descriptor (a later append reopens it)."""
@@ -211,11 +236,31 @@ class Appender:
         return os.read(fd, 1) != b"\n"
 
 
-def _locks() -> tuple[Any, Any]:
-    """filelock's descriptor lock and unlock (imported on the first append)."""
-    from filelock import lock_descriptor, unlock_descriptor
+try:  # POSIX: flock directly (the lock filelock takes), 1 µs against filelock's ~6 µs
+    import fcntl
 
-    return lock_descriptor, unlock_descriptor
+    def _lock(fd: int) -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:  # another writer holds it: wait, as filelock does
+            from filelock import lock_descriptor
+
+            lock_descriptor(fd, poll_interval=0.005)
+
+    def _unlock(fd: int) -> None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+except ImportError:  # Windows: filelock's LockFileEx
+
+    def _lock(fd: int) -> None:
+        from filelock import lock_descriptor
+
+        lock_descriptor(fd, poll_interval=0.005)
+
+    def _unlock(fd: int) -> None:
+        from filelock import unlock_descriptor
+
+        unlock_descriptor(fd)
 
 
 def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:

@@ -19,7 +19,7 @@ from pi_core.session.jsonl import (
     RawEntry,
     ReadResult,
     SessionFileError,
-    dumps,
+    encode_line,
     gc_paused,
     read_session_file,
     rewrite_file,
@@ -359,7 +359,7 @@ class SessionManager:
 
     def build_session_context(self) -> SessionContext:
         """Return the messages, model and thinking level for the LLM at the current leaf."""
-        with gc_paused():
+        with gc_paused(long_lived=True):
             return build_session_context(
                 self._entries, self._leaf_id, self._by_id, parse_message=self._message_of
             )
@@ -402,16 +402,19 @@ class SessionManager:
         self._leaf_id = None
         self._has_assistant = False
         self._written = written
+        by_id = self._by_id
+        has_assistant = False
         for entry in entries[1:]:
             entry_id = entry.get("id")
             if not isinstance(entry_id, str):
                 continue
-            self._by_id[entry_id] = entry
+            by_id[entry_id] = entry
             self._leaf_id = entry_id
             if entry.get("type") == "label":
                 self._apply_label(entry)
-            elif _is_assistant(entry):
-                self._has_assistant = True
+            elif not has_assistant and _is_assistant(entry):  # found once is enough
+                has_assistant = True
+        self._has_assistant = has_assistant
 
     def _append(self, fields: RawEntry, first: bool = False) -> str:
         base = {
@@ -437,7 +440,7 @@ class SessionManager:
             return
         if self._appender is None:
             self._appender = Appender(self.session_file)
-        self._appender.append([dumps(e) for e in pending])
+        self._appender.write(b"".join([encode_line(e) for e in pending]))
         self._written = len(self._entries)
 
     def _close(self) -> None:

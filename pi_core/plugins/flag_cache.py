@@ -1,0 +1,117 @@
+"""`pi --help` without importing the plugins: the flags they registered at the last full load.
+
+Listing plugin flags means importing and registering every plugin, about two thirds of
+`pi --help`'s time. After a full load for `--help`, the flags are kept in a small JSON file in
+the user's cache folder, under a key made of the working folder, the agent folder, the load
+options, pi's version and the interpreter. An entry is used only while everything the load read
+is unchanged (size and modification time): every module file the load imported, the settings
+files, the extension folders, the folders of path plugins, and every `sys.path` folder
+(installing, upgrading or removing a distribution changes its site-packages folder). A plugin
+whose flags depend on something else (an environment variable, a data file) shows the flags of
+the last full load; `PI_NO_HELP_CACHE=1` turns the cache off.
+
+This module imports nothing heavy: the hit path must stay as cheap as `pi --version`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+CACHE_VERSION = 1
+MAX_ENTRIES = 16
+DISABLE_ENV = "PI_NO_HELP_CACHE"
+
+Stamp = list[Any]  # [path, size, mtime_ns], or [path, None, None] for a missing path
+
+
+def cache_file() -> Path:
+    """Return the cache file: `$XDG_CACHE_HOME/pi-harness/help-flags.json` (`~/.cache` default)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(base) / "pi-harness" / "help-flags.json"
+
+
+def cache_key(cwd: Path, agent_dir: Path, options: dict[str, Any]) -> str:
+    """Return the key of one load: where, with which options, by which pi and interpreter."""
+    from pi_core._version import __version__
+
+    parts = [str(cwd), str(agent_dir), options, __version__, sys.executable, CACHE_VERSION]
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _stamp(path: str) -> Stamp:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return [path, None, None]
+    return [path, status.st_size, status.st_mtime_ns]
+
+
+def stamps(paths: Iterable[str]) -> list[Stamp]:
+    """Return the size and modification time of each path (None, None when it is missing)."""
+    return [_stamp(path) for path in dict.fromkeys(paths)]
+
+
+def _read_all() -> dict[str, Any]:
+    try:
+        data = json.loads(cache_file().read_bytes())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else {}
+
+
+def cached_flags(key: str) -> list[dict[str, Any]] | None:
+    """Return the flags stored under `key` if nothing they depend on changed, else None."""
+    if os.environ.get(DISABLE_ENV):
+        return None
+    entry = _read_all().get("entries", {}).get(key)
+    if not isinstance(entry, dict):
+        return None
+    recorded = entry.get("stamps")
+    flags = entry.get("flags")
+    if not isinstance(recorded, list) or not isinstance(flags, list):
+        return None
+    for stamp in recorded:
+        if not isinstance(stamp, list) or len(stamp) != 3 or _stamp(stamp[0]) != stamp:
+            return None
+    return flags
+
+
+def watched_paths(before: set[str], extra: Iterable[str]) -> list[str]:
+    """Return what a load depended on: files of the modules imported since `before` (a set of
+    module names), `extra` paths (settings, extension folders), and the `sys.path` folders."""
+    files = []
+    for name, module in list(sys.modules.items()):
+        if name in before:
+            continue
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str):
+            files.append(file)
+    return [*files, *extra, *(entry for entry in sys.path if entry)]
+
+
+def store_flags(key: str, flags: list[dict[str, Any]], paths: list[str]) -> None:
+    """Remember `flags` under `key` with the stamps of `paths`; failures are ignored (a cache)."""
+    if os.environ.get(DISABLE_ENV):
+        return
+    data = _read_all()
+    entries = data.get("entries")
+    if not isinstance(entries, dict):
+        entries = {}
+    entries.pop(key, None)
+    entries[key] = {"flags": flags, "stamps": stamps(paths)}
+    while len(entries) > MAX_ENTRIES:  # oldest first: dicts keep insertion order
+        entries.pop(next(iter(entries)))
+    path = cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(json.dumps({"version": CACHE_VERSION, "entries": entries}))
+        os.replace(temporary, path)
+    except OSError:
+        pass
