@@ -182,3 +182,53 @@ async def test_subagent_stop_feedback_joins_the_task_result(
     assert payload["hook_event_name"] == "SubagentStop"
     assert payload["agent_type"] == "general-purpose"
     await session.shutdown()
+
+
+async def test_session_start_after_a_compaction_says_compact(
+    project: Path, server: FakeLLMServer
+) -> None:
+    from pi_plugin_claude.hooks import HookReply
+
+    sources: list[str] = []
+
+    async def sdk_callbacks(
+        event: str, payload: dict[str, Any], match: str | None
+    ) -> list[HookReply]:
+        if event == "SessionStart":
+            sources.append(payload["source"])
+            context = {
+                "hookSpecificOutput": {
+                    "hookEventName": "SessionStart",
+                    "additionalContext": f"started by {payload['source']}",
+                }
+            }
+            return [HookReply("hook_0", 0, output=context)]
+        return []
+
+    runtime = create_claude_runtime(project, permission_mode="bypassPermissions")
+    runtime.hooks.sources.append(sdk_callbacks)
+    session = await open_session(project, runtime)
+    server.queue(chat_stream("one"), chat_stream("two"))
+    await session.prompt("first")
+    await session.prompt("second")
+    server.queue(chat_stream("the summary"), chat_stream("after"))
+    await session.compact()
+    assert sources == ["startup", "compact"]
+    await session.prompt("third")
+    sent = json.dumps(server.requests[-1].json()["messages"])
+    assert "SessionStart hook additional context: started by compact" in sent
+    await session.shutdown()
+
+
+async def test_session_start_of_a_resumed_runtime_says_resume(
+    project: Path, server: FakeLLMServer
+) -> None:
+    log = project / "start.json"
+    hooks = {"SessionStart": [{"matcher": "resume", "hooks": [
+        {"type": "command", "command": f"cat > {log}"}]}]}  # fmt: skip
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    runtime = create_claude_runtime(project)
+    runtime.resumed = True
+    session = await open_session(project, runtime)
+    assert json.loads(log.read_text())["source"] == "resume"
+    await session.shutdown()

@@ -311,6 +311,31 @@ async def test_resume_and_continue_keep_the_session_id(
     assert [entry["type"] for entry in lines] == ["user", "assistant"] * 3
 
 
+async def test_session_start_source_is_resume_under_resume_and_continue(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("one"), script.reply("two"), script.reply("three"))
+    sources: list[str] = []
+
+    async def record(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        sources.append(hook_input["source"])
+        return {}
+
+    hooks: Any = {"SessionStart": [HookMatcher(matcher=None, hooks=[record])]}
+
+    async def run(**extra: Any) -> ResultMessage:
+        runs = query(prompt=prompt_stream("hi"), options=options(pi_claude, project, **extra))
+        seen = [m async for m in runs]
+        last = seen[-1]
+        assert isinstance(last, ResultMessage)
+        return last
+
+    first = await run(hooks=hooks)
+    await run(hooks=hooks, resume=first.session_id)
+    await run(hooks=hooks, continue_conversation=True)
+    assert sources == ["startup", "resume", "resume"]
+
+
 async def test_the_transcript_file_follows_claude_codes_format(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:

@@ -177,6 +177,7 @@ class ClaudeRunner:
         self.state.transcript_path = str(transcript_path(self.cwd, manager.session_id))
         self.runtime.hooks.session_id = self.state.session_id
         self.runtime.hooks.transcript_path = self.state.transcript_path
+        self.runtime.resumed = chosen.resumed
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = list(self.options.tools)
