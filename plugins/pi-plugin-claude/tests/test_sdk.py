@@ -197,8 +197,76 @@ async def test_hook_callbacks_fire_in_order_with_their_fields(
     assert start["source"] == "startup" and submit["prompt"] == "go"
     assert pre["tool_name"] == "Bash" and pre["tool_input"] == {"command": "echo hooked"}
     assert pre["tool_use_id"] == "toolu_h" and post["tool_use_id"] == "toolu_h"
-    assert "hooked" in str(post["tool_response"])  # the profile passes the text (Claude: an object)
+    assert post["tool_response"] == {
+        "stdout": "hooked",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
+    }
     assert stop["stop_hook_active"] is False and stop["last_assistant_message"] == "fin"
+
+
+async def test_post_tool_use_gets_claudes_tool_response_objects(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    notes = project / "notes.txt"
+    todos = [{"content": "Ship it", "status": "in_progress", "activeForm": "Shipping it"}]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("Write", {"file_path": str(notes), "content": "alpha\nbeta\n"}),
+        ("Read", {"file_path": str(notes)}),
+        ("Edit", {"file_path": str(notes), "old_string": "beta", "new_string": "gamma"}),
+        ("Glob", {"pattern": "*.txt"}),
+        ("Grep", {"pattern": "gamma"}),
+        ("Grep", {"pattern": "a", "output_mode": "count"}),
+        ("TodoWrite", {"todos": todos}),
+        ("Bash", {"command": "true"}),
+    ]
+    server.queue(
+        *(script.call(f"toolu_{i}", name, args) for i, (name, args) in enumerate(calls)),
+        script.reply("done"),
+    )
+    responses: list[Any] = []
+
+    async def record(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        responses.append(hook_input["tool_response"])
+        return {}
+
+    hooks: Any = {"PostToolUse": [HookMatcher(matcher=None, hooks=[record])]}
+    seen = [
+        m
+        async for m in query(
+            prompt=prompt_stream("work"),
+            options=options(pi_claude, project, hooks=hooks, permission_mode="bypassPermissions"),
+        )
+    ]
+    write, read, edit, glob, grep, count, todo, bash = responses
+    assert write == {
+        "type": "create",
+        "filePath": str(notes),
+        "content": "alpha\nbeta\n",
+        "structuredPatch": [],
+        "originalFile": None,
+    }
+    assert read == {
+        "type": "text",
+        "file": {
+            "filePath": str(notes),
+            "content": "alpha\nbeta",
+            "numLines": 2,
+            "startLine": 1,
+            "totalLines": 2,
+        },
+    }
+    assert edit["filePath"] == str(notes) and edit["replaceAll"] is False
+    assert (edit["oldString"], edit["newString"]) == ("beta", "gamma")
+    assert glob == {"durationMs": 0, "numFiles": 1, "filenames": ["notes.txt"], "truncated": False}
+    assert grep == {"mode": "files_with_matches", "numFiles": 1, "filenames": ["notes.txt"]}
+    assert count["mode"] == "count" and count["numFiles"] == 1 and count["numMatches"] == 2
+    assert todo == {"oldTodos": [], "newTodos": todos}
+    assert bash["stdout"] == "" and bash["interrupted"] is False
+    users = [m for m in seen if isinstance(m, UserMessage) and m.tool_use_result is not None]
+    assert [m.tool_use_result for m in users][:2] == [write, read]  # the stream says the same
 
 
 async def test_a_pre_tool_use_hook_denies_the_call(

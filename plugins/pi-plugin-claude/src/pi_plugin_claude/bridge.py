@@ -34,6 +34,7 @@ from pi_core.events import (
 )
 from pi_core.messages import AssistantMessage, TextContent
 from pi_plugin_claude.permissions import Decision
+from pi_plugin_claude.responses import claude_tool_response
 from pi_plugin_claude.runtime import ClaudeRuntime
 
 if TYPE_CHECKING:
@@ -184,7 +185,9 @@ class ClaudeCompat:
             if event.is_error:
                 fields["error"] = _text(event.content)
             else:
-                fields["tool_response"] = _text(event.content)
+                fields["tool_response"] = claude_tool_response(
+                    name, tool_input, _text(event.content), event.details
+                )
             outcome = await self.runtime.hooks.fire(hook, fields)
             self._tell_user(ctx, outcome.user_messages)
             extra += outcome.additional_context

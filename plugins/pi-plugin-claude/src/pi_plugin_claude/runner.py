@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from pi_core import AgentSession, LoadOptions, create_agent_session
-from pi_core.messages import AssistantMessage, ImageContent, TextContent, ToolResultMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+)
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
 from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions
@@ -69,6 +75,7 @@ class TurnRecorder:
         self.assistants: list[AssistantMessage] = []
         self.max_turns_hit = False
         self.abort_task: asyncio.Future[None] | None = None
+        self.tool_inputs: dict[str, dict[str, Any]] = {}
 
     def __call__(self, event: Any) -> None:
         """Handle one session event (a subscriber of the AgentSession)."""
@@ -101,11 +108,15 @@ class TurnRecorder:
             if runner.options.include_partial_messages and message.stop_reason != "error":
                 self._stream(self.stream.finish(message))
             self.assistants.append(message)
+            for block in message.content:
+                if isinstance(block, ToolCall):
+                    self.tool_inputs[block.id] = block.arguments
             if message.stop_reason != "error":
                 for line in assistant_lines(message, runner.state.session_id):
                     runner.emit(line)
         elif isinstance(message, ToolResultMessage):
-            runner.emit(tool_result_line(message, runner.state.session_id))
+            tool_input = self.tool_inputs.pop(message.tool_call_id, None)
+            runner.emit(tool_result_line(message, runner.state.session_id, tool_input))
 
 
 class ClaudeRunner:
