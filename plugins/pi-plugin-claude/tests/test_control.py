@@ -138,3 +138,46 @@ def test_interrupt_while_can_use_tool_waits_cancels_the_request(
     second = host.until(lambda m: m["type"] == "result")
     assert (second["subtype"], second["result"]) == ("success", "after")
     assert host.finish() == 0
+
+
+def test_plan_mode_sends_writes_and_the_plan_to_the_host(
+    host_factory: Any, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    target = project / "out.txt"
+    write = {"file_path": str(target), "content": "x"}
+    server.queue(
+        script.call("toolu_w", "Write", write),
+        script.call("toolu_p", "ExitPlanMode", {"plan": "1. write out.txt"}),
+        script.reply("planned"),
+    )
+    host = host_factory("--permission-prompt-tool", "stdio", "--permission-mode", "plan")
+    host.send(
+        {"type": "control_request", "request_id": "req_1", "request": {"subtype": "initialize"}}
+    )
+    host.response_to("req_1")
+    host.send(user("plan it"))
+    asked = host.until(lambda m: m["type"] == "control_request")["request"]
+    assert (asked["subtype"], asked["tool_name"]) == ("can_use_tool", "Write")
+    assert asked["decision_reason_type"] == "mode" and asked["input"] == write
+    host.send(
+        {"type": "control_response", "response": {"subtype": "success",
+         "request_id": host.seen[-1]["request_id"],
+         "response": {"behavior": "deny", "message": "Still planning"}}}
+    )  # fmt: skip
+    plan = host.until(lambda m: m["type"] == "control_request")
+    assert plan["request"]["tool_name"] == "ExitPlanMode"
+    assert plan["request"]["input"] == {"plan": "1. write out.txt"}
+    assert plan["request"]["requires_user_interaction"] is True
+    host.send(
+        {"type": "control_response", "response": {"subtype": "success",
+         "request_id": plan["request_id"],
+         "response": {"behavior": "allow", "updatedInput": plan["request"]["input"]}}}
+    )  # fmt: skip
+    result = host.until(lambda m: m["type"] == "result")
+    assert result["result"] == "planned"
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Write"]
+    sent = server.requests[1].json()["messages"][-1]["content"]
+    results = [b["content"] for b in sent if b.get("type") == "tool_result"]
+    assert results == [[{"type": "text", "text": "Still planning"}]]
+    assert not target.exists()
+    assert host.finish() == 0
