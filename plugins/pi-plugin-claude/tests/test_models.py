@@ -179,3 +179,15 @@ def test_a_fallback_equal_to_the_model_is_an_error(
         "Please specify a different model for --fallback-model."
     )
     assert server.requests == []
+
+
+def test_an_unknown_fallback_model_keeps_the_original_error(
+    pi_claude: str, project: Path, server: FakeLLMServer
+) -> None:
+    no_pi_retries()
+    server.queue(overloaded())
+    done = ask(pi_claude, "--model", "sonnet", "--fallback-model", "nowhere/no-such-model")
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["result"].startswith("API Error: 529")
+    assert "cannot switch to --fallback-model nowhere/no-such-model" in done.stderr
+    assert len(server.requests) == 1

@@ -324,8 +324,14 @@ class ClaudeRunner:
         trigger = fallback_trigger(recorder.assistants[-1]) or "server_error"
         original = session.model
         original_name = f"{original.provider}/{original.id}" if original else ""
-        await self.set_model(fallback)
         self.options.fallback_model = None  # one switch: a failing fallback ends the turn
+        try:
+            await self.set_model(fallback)
+        except Exception as error:  # an unknown model: the turn ends with the original error
+            print(
+                f"pi-claude: cannot switch to --fallback-model {fallback}: {error}", file=sys.stderr
+            )
+            return
         chosen = session.model
         fallback_name = f"{chosen.provider}/{chosen.id}" if chosen else fallback
         line = model_fallback_line(trigger, original_name, fallback_name, self.state.session_id)
