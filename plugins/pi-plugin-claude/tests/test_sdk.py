@@ -379,6 +379,26 @@ async def test_resume_and_continue_keep_the_session_id(
     assert [entry["type"] for entry in lines] == ["user", "assistant"] * 3
 
 
+async def test_fallback_model_takes_over_an_overloaded_turn(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    from pi_core.testing import FakeResponse
+
+    agent = Path.home() / ".pi" / "agent"
+    agent.mkdir(parents=True, exist_ok=True)
+    (agent / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
+    body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    server.queue(FakeResponse.json_body(body, status=529), script.reply("from the fallback"))
+    extra: Any = {"model": "sonnet", "fallback_model": "haiku"}
+    seen = [m async for m in query(prompt="hi", options=options(pi_claude, project, **extra))]
+    switched = [m for m in seen if isinstance(m, SystemMessage) and m.subtype == "model_fallback"]
+    assert len(switched) == 1 and switched[0].data["trigger"] == "overloaded"
+    result = seen[-1]
+    assert isinstance(result, ResultMessage)
+    assert (result.is_error, result.result) == (False, "from the fallback")
+    assert server.requests[1].json()["model"] == "claude-haiku-4-5"
+
+
 async def test_session_start_source_is_resume_under_resume_and_continue(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
