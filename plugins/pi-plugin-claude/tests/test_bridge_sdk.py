@@ -65,10 +65,15 @@ def tool_results(server: FakeLLMServer, index: int) -> list[str]:
     return [m["content"] for m in body["messages"] if m.get("role") == "tool"]
 
 
-async def test_plan_mode_blocks_writes_until_exit_plan_mode_is_approved(
+async def test_plan_mode_asks_the_host_for_writes_until_exit_plan_mode_is_approved(
     project: Path, server: FakeLLMServer
 ) -> None:
-    host = Host(PermissionDeny("Keep planning"), PermissionAllow(), PermissionAllow())
+    host = Host(
+        PermissionDeny("Plan first"),
+        PermissionDeny("Keep planning"),
+        PermissionAllow(),
+        PermissionAllow(),
+    )
     runtime = create_claude_runtime(project, permission_mode="plan", ask=host)
     session = await open_session(project, runtime)
     target = project / "out.txt"
@@ -80,15 +85,37 @@ async def test_plan_mode_blocks_writes_until_exit_plan_mode_is_approved(
         chat_stream("written"),
     )
     await session.prompt("plan then write")
-    assert tool_results(server, 1)[-1].startswith("Write is not allowed in plan mode")
+    assert tool_results(server, 1)[-1] == "Plan first"
     assert tool_results(server, 2)[-1] == "Keep planning"
     assert tool_results(server, 3)[-1].startswith("User has approved your plan.")
     assert tool_results(server, 4)[-1] == f"File created successfully at: {target}"
     assert target.read_text() == "x"
-    # out of plan mode the Write is asked about like any other (default mode)
-    assert [r.tool_name for r in host.asked] == ["ExitPlanMode", "ExitPlanMode", "Write"]
+    asked = [(r.tool_name, r.decision.reason_type) for r in host.asked]
+    assert asked == [
+        ("Write", "mode"),  # plan mode hands the write to the host, as Claude Code 2.1 does
+        ("ExitPlanMode", "mode"),
+        ("ExitPlanMode", "mode"),
+        ("Write", "default"),  # out of plan mode: asked like any other call
+    ]
+    assert host.asked[1].input == {"plan": "write out.txt"}
     assert runtime.gate.policy.mode == "default"
     assert [d.tool_name for d in runtime.gate.denials] == ["Write", "ExitPlanMode"]
+    await session.shutdown()
+
+
+async def test_plan_mode_without_a_host_refuses_writes(
+    project: Path, server: FakeLLMServer
+) -> None:
+    runtime = create_claude_runtime(project, permission_mode="plan")
+    session = await open_session(project, runtime)
+    target = project / "out.txt"
+    server.queue(
+        chat_stream(tool_calls=[("Write", {"file_path": str(target), "content": "x"})]),
+        chat_stream("ok"),
+    )
+    await session.prompt("write")
+    assert tool_results(server, 1)[-1].startswith("Write is not allowed in plan mode")
+    assert not target.exists()
     await session.shutdown()
 
 
@@ -181,4 +208,54 @@ async def test_subagent_stop_feedback_joins_the_task_result(
     payload = json.loads(log.read_text())
     assert payload["hook_event_name"] == "SubagentStop"
     assert payload["agent_type"] == "general-purpose"
+    await session.shutdown()
+
+
+async def test_session_start_after_a_compaction_says_compact(
+    project: Path, server: FakeLLMServer
+) -> None:
+    from pi_plugin_claude.hooks import HookReply
+
+    sources: list[str] = []
+
+    async def sdk_callbacks(
+        event: str, payload: dict[str, Any], match: str | None
+    ) -> list[HookReply]:
+        if event == "SessionStart":
+            sources.append(payload["source"])
+            context = {
+                "hookSpecificOutput": {
+                    "hookEventName": "SessionStart",
+                    "additionalContext": f"started by {payload['source']}",
+                }
+            }
+            return [HookReply("hook_0", 0, output=context)]
+        return []
+
+    runtime = create_claude_runtime(project, permission_mode="bypassPermissions")
+    runtime.hooks.sources.append(sdk_callbacks)
+    session = await open_session(project, runtime)
+    server.queue(chat_stream("one"), chat_stream("two"))
+    await session.prompt("first")
+    await session.prompt("second")
+    server.queue(chat_stream("the summary"), chat_stream("after"))
+    await session.compact()
+    assert sources == ["startup", "compact"]
+    await session.prompt("third")
+    sent = json.dumps(server.requests[-1].json()["messages"])
+    assert "SessionStart hook additional context: started by compact" in sent
+    await session.shutdown()
+
+
+async def test_session_start_of_a_resumed_runtime_says_resume(
+    project: Path, server: FakeLLMServer
+) -> None:
+    log = project / "start.json"
+    hooks = {"SessionStart": [{"matcher": "resume", "hooks": [
+        {"type": "command", "command": f"cat > {log}"}]}]}  # fmt: skip
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    runtime = create_claude_runtime(project)
+    runtime.resumed = True
+    session = await open_session(project, runtime)
+    assert json.loads(log.read_text())["source"] == "resume"
     await session.shutdown()

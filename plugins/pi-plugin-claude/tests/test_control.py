@@ -138,3 +138,84 @@ def test_interrupt_while_can_use_tool_waits_cancels_the_request(
     second = host.until(lambda m: m["type"] == "result")
     assert (second["subtype"], second["result"]) == ("success", "after")
     assert host.finish() == 0
+
+
+def test_plan_mode_sends_writes_and_the_plan_to_the_host(
+    host_factory: Any, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    target = project / "out.txt"
+    write = {"file_path": str(target), "content": "x"}
+    server.queue(
+        script.call("toolu_w", "Write", write),
+        script.call("toolu_p", "ExitPlanMode", {"plan": "1. write out.txt"}),
+        script.reply("planned"),
+    )
+    host = host_factory("--permission-prompt-tool", "stdio", "--permission-mode", "plan")
+    host.send(
+        {"type": "control_request", "request_id": "req_1", "request": {"subtype": "initialize"}}
+    )
+    host.response_to("req_1")
+    host.send(user("plan it"))
+    asked = host.until(lambda m: m["type"] == "control_request")["request"]
+    assert (asked["subtype"], asked["tool_name"]) == ("can_use_tool", "Write")
+    assert asked["decision_reason_type"] == "mode" and asked["input"] == write
+    host.send(
+        {"type": "control_response", "response": {"subtype": "success",
+         "request_id": host.seen[-1]["request_id"],
+         "response": {"behavior": "deny", "message": "Still planning"}}}
+    )  # fmt: skip
+    plan = host.until(lambda m: m["type"] == "control_request")
+    assert plan["request"]["tool_name"] == "ExitPlanMode"
+    assert plan["request"]["input"] == {"plan": "1. write out.txt"}
+    assert plan["request"]["requires_user_interaction"] is True
+    host.send(
+        {"type": "control_response", "response": {"subtype": "success",
+         "request_id": plan["request_id"],
+         "response": {"behavior": "allow", "updatedInput": plan["request"]["input"]}}}
+    )  # fmt: skip
+    result = host.until(lambda m: m["type"] == "result")
+    assert result["result"] == "planned"
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Write"]
+    sent = server.requests[1].json()["messages"][-1]["content"]
+    results = [b["content"] for b in sent if b.get("type") == "tool_result"]
+    assert results == [[{"type": "text", "text": "Still planning"}]]
+    assert not target.exists()
+    assert host.finish() == 0
+
+
+def test_session_end_at_eof_runs_settings_hooks_and_asks_the_closed_host_nothing(
+    host_factory: Any, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    # Claude Code 2.1.197 does the same: its SessionEnd hook_callback fails with "Stream closed"
+    # (stdin is gone, so the host could not answer) and nothing is written for it.
+    log = project / "session-end.json"
+    hooks = {"SessionEnd": [{"hooks": [{"type": "command", "command": f"cat > {log}"}]}]}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    server.queue(script.reply("hello"))
+    host = host_factory()
+    callbacks = {
+        e: [{"matcher": None, "hookCallbackIds": [f"hook_{e}"]}] for e in ("Stop", "SessionEnd")
+    }
+    host.send(
+        {"type": "control_request", "request_id": "req_1",
+         "request": {"subtype": "initialize", "hooks": callbacks}}
+    )  # fmt: skip
+    host.response_to("req_1")
+    host.send(user("hi"))
+    stop = host.until(lambda m: m["type"] == "control_request")
+    assert stop["request"]["input"]["hook_event_name"] == "Stop"
+    host.send(
+        {"type": "control_response", "response": {"subtype": "success",
+         "request_id": stop["request_id"], "response": {}}}
+    )  # fmt: skip
+    host.until(lambda m: m["type"] == "result")
+    assert host.process.stdin is not None and host.process.stdout is not None
+    host.process.stdin.close()
+    after = [json.loads(line) for line in host.process.stdout]
+    assert host.process.wait(timeout=60) == 0
+    assert [m for m in after if m["type"] == "control_request"] == []
+    stderr = host.process.stderr.read() if host.process.stderr else ""
+    assert "Traceback" not in stderr
+    ended = json.loads(log.read_text())
+    assert (ended["hook_event_name"], ended["reason"]) == ("SessionEnd", "other")

@@ -116,8 +116,8 @@ MODES = [
     ("plan", "Read", {"file_path": "/proj/a.py"}, "allow"),
     ("plan", "Grep", {"pattern": "x"}, "allow"),
     ("plan", "Bash", {"command": "ls"}, "allow"),
-    ("plan", "Bash", {"command": "touch x"}, "deny"),
-    ("plan", "Write", {"file_path": "/proj/a.py"}, "deny"),
+    ("plan", "Bash", {"command": "touch x"}, "ask"),
+    ("plan", "Write", {"file_path": "/proj/a.py"}, "ask"),
     ("plan", "ExitPlanMode", {"plan": "do it"}, "ask"),
     ("default", "TodoWrite", {"todos": []}, "allow"),
 ]
@@ -135,7 +135,10 @@ def test_dont_ask_names_the_mode() -> None:
 
 def test_an_allow_rule_beats_the_mode_but_not_plan_mode() -> None:
     assert policy("default", allow=["Edit"]).decide("Edit", {"file_path": "a"}).behavior == "allow"
-    assert policy("plan", allow=["Edit"]).decide("Edit", {"file_path": "a"}).behavior == "deny"
+    planning = policy("plan", allow=["Edit"]).decide("Edit", {"file_path": "a"})
+    assert (planning.behavior, planning.reason_type) == ("ask", "mode")
+    assert planning.unasked_message is not None
+    assert planning.unasked_message.startswith("Edit is not allowed in plan mode")
 
 
 def test_bad_rules_and_modes_get_clear_messages() -> None:
@@ -203,21 +206,27 @@ async def test_a_failing_prompt_denies() -> None:
     assert outcome.message == "Tool permission request failed: host went away"
 
 
-async def test_plan_mode_is_read_only_until_exit_plan_mode_is_approved() -> None:
+async def test_plan_mode_asks_for_writes_until_exit_plan_mode_is_approved() -> None:
     asker = Recorder(PermissionDeny("keep planning"))
     gate = PermissionGate(policy("plan"), asker)
     write = {"file_path": "/proj/a.py", "content": "x"}
-    assert not (await gate.check("Write", write, "t1")).allowed
+    assert (await gate.check("Write", write, "t1")).message == "keep planning"
     assert not (await gate.check("ExitPlanMode", {"plan": "p"}, "t2")).allowed
     assert gate.policy.mode == "plan"
-    assert not (await gate.check("Write", write, "t3")).allowed
     asker.answer = PermissionAllow()
-    assert (await gate.check("ExitPlanMode", {"plan": "p"}, "t4")).allowed
+    assert (await gate.check("ExitPlanMode", {"plan": "p"}, "t3")).allowed
     assert gate.policy.mode == "default"
-    assert [r.tool_name for r in asker.requests] == ["ExitPlanMode", "ExitPlanMode", "Write"][:2]
-    asker.answer = PermissionAllow()
-    assert (await gate.check("Write", write, "t5")).allowed  # default mode now asks, and is allowed
-    assert [r.tool_name for r in asker.requests][-1] == "Write"
+    assert [r.tool_name for r in asker.requests] == ["Write", "ExitPlanMode", "ExitPlanMode"]
+    assert asker.requests[0].decision.reason_type == "mode"
+    assert (await gate.check("Write", write, "t4")).allowed  # default mode now asks, and is allowed
+    assert asker.requests[-1].decision.reason_type == "default"
+
+
+async def test_plan_mode_with_nobody_to_ask_refuses_writes() -> None:
+    gate = PermissionGate(policy("plan"))
+    outcome = await gate.check("Write", {"file_path": "/proj/a.py", "content": "x"}, "t1")
+    assert not outcome.allowed
+    assert outcome.message.startswith("Write is not allowed in plan mode")
 
 
 async def test_set_mode_updates_apply() -> None:

@@ -197,8 +197,76 @@ async def test_hook_callbacks_fire_in_order_with_their_fields(
     assert start["source"] == "startup" and submit["prompt"] == "go"
     assert pre["tool_name"] == "Bash" and pre["tool_input"] == {"command": "echo hooked"}
     assert pre["tool_use_id"] == "toolu_h" and post["tool_use_id"] == "toolu_h"
-    assert "hooked" in str(post["tool_response"])  # the profile passes the text (Claude: an object)
+    assert post["tool_response"] == {
+        "stdout": "hooked",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
+    }
     assert stop["stop_hook_active"] is False and stop["last_assistant_message"] == "fin"
+
+
+async def test_post_tool_use_gets_claudes_tool_response_objects(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    notes = project / "notes.txt"
+    todos = [{"content": "Ship it", "status": "in_progress", "activeForm": "Shipping it"}]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("Write", {"file_path": str(notes), "content": "alpha\nbeta\n"}),
+        ("Read", {"file_path": str(notes)}),
+        ("Edit", {"file_path": str(notes), "old_string": "beta", "new_string": "gamma"}),
+        ("Glob", {"pattern": "*.txt"}),
+        ("Grep", {"pattern": "gamma"}),
+        ("Grep", {"pattern": "a", "output_mode": "count"}),
+        ("TodoWrite", {"todos": todos}),
+        ("Bash", {"command": "true"}),
+    ]
+    server.queue(
+        *(script.call(f"toolu_{i}", name, args) for i, (name, args) in enumerate(calls)),
+        script.reply("done"),
+    )
+    responses: list[Any] = []
+
+    async def record(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        responses.append(hook_input["tool_response"])
+        return {}
+
+    hooks: Any = {"PostToolUse": [HookMatcher(matcher=None, hooks=[record])]}
+    seen = [
+        m
+        async for m in query(
+            prompt=prompt_stream("work"),
+            options=options(pi_claude, project, hooks=hooks, permission_mode="bypassPermissions"),
+        )
+    ]
+    write, read, edit, glob, grep, count, todo, bash = responses
+    assert write == {
+        "type": "create",
+        "filePath": str(notes),
+        "content": "alpha\nbeta\n",
+        "structuredPatch": [],
+        "originalFile": None,
+    }
+    assert read == {
+        "type": "text",
+        "file": {
+            "filePath": str(notes),
+            "content": "alpha\nbeta",
+            "numLines": 2,
+            "startLine": 1,
+            "totalLines": 2,
+        },
+    }
+    assert edit["filePath"] == str(notes) and edit["replaceAll"] is False
+    assert (edit["oldString"], edit["newString"]) == ("beta", "gamma")
+    assert glob == {"durationMs": 0, "numFiles": 1, "filenames": ["notes.txt"], "truncated": False}
+    assert grep == {"mode": "files_with_matches", "numFiles": 1, "filenames": ["notes.txt"]}
+    assert count["mode"] == "count" and count["numFiles"] == 1 and count["numMatches"] == 2
+    assert todo == {"oldTodos": [], "newTodos": todos}
+    assert bash["stdout"] == "" and bash["interrupted"] is False
+    users = [m for m in seen if isinstance(m, UserMessage) and m.tool_use_result is not None]
+    assert [m.tool_use_result for m in users][:2] == [write, read]  # the stream says the same
 
 
 async def test_a_pre_tool_use_hook_denies_the_call(
@@ -309,6 +377,51 @@ async def test_resume_and_continue_keep_the_session_id(
     transcript = Path.home() / ".claude" / "projects" / slug / f"{first.session_id}.jsonl"
     lines = [json.loads(line) for line in transcript.read_text().splitlines()]
     assert [entry["type"] for entry in lines] == ["user", "assistant"] * 3
+
+
+async def test_fallback_model_takes_over_an_overloaded_turn(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    from pi_core.testing import FakeResponse
+
+    agent = Path.home() / ".pi" / "agent"
+    agent.mkdir(parents=True, exist_ok=True)
+    (agent / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
+    body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+    server.queue(FakeResponse.json_body(body, status=529), script.reply("from the fallback"))
+    extra: Any = {"model": "sonnet", "fallback_model": "haiku"}
+    seen = [m async for m in query(prompt="hi", options=options(pi_claude, project, **extra))]
+    switched = [m for m in seen if isinstance(m, SystemMessage) and m.subtype == "model_fallback"]
+    assert len(switched) == 1 and switched[0].data["trigger"] == "overloaded"
+    result = seen[-1]
+    assert isinstance(result, ResultMessage)
+    assert (result.is_error, result.result) == (False, "from the fallback")
+    assert server.requests[1].json()["model"] == "claude-haiku-4-5"
+
+
+async def test_session_start_source_is_resume_under_resume_and_continue(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("one"), script.reply("two"), script.reply("three"))
+    sources: list[str] = []
+
+    async def record(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        sources.append(hook_input["source"])
+        return {}
+
+    hooks: Any = {"SessionStart": [HookMatcher(matcher=None, hooks=[record])]}
+
+    async def run(**extra: Any) -> ResultMessage:
+        runs = query(prompt=prompt_stream("hi"), options=options(pi_claude, project, **extra))
+        seen = [m async for m in runs]
+        last = seen[-1]
+        assert isinstance(last, ResultMessage)
+        return last
+
+    first = await run(hooks=hooks)
+    await run(hooks=hooks, resume=first.session_id)
+    await run(hooks=hooks, continue_conversation=True)
+    assert sources == ["startup", "resume", "resume"]
 
 
 async def test_the_transcript_file_follows_claude_codes_format(

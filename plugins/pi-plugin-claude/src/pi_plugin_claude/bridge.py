@@ -24,6 +24,7 @@ from pi_core.events import (
     InputHandled,
     SessionBeforeCompactEvent,
     SessionBeforeCompactResult,
+    SessionCompactEvent,
     SessionShutdownEvent,
     SessionStartEvent,
     ToolCallEvent,
@@ -33,6 +34,7 @@ from pi_core.events import (
 )
 from pi_core.messages import AssistantMessage, TextContent
 from pi_plugin_claude.permissions import Decision
+from pi_plugin_claude.responses import claude_tool_response
 from pi_plugin_claude.runtime import ClaudeRuntime
 
 if TYPE_CHECKING:
@@ -183,7 +185,9 @@ class ClaudeCompat:
             if event.is_error:
                 fields["error"] = _text(event.content)
             else:
-                fields["tool_response"] = _text(event.content)
+                fields["tool_response"] = claude_tool_response(
+                    name, tool_input, _text(event.content), event.details
+                )
             outcome = await self.runtime.hooks.fire(hook, fields)
             self._tell_user(ctx, outcome.user_messages)
             extra += outcome.additional_context
@@ -247,9 +251,19 @@ class ClaudeCompat:
     @hookimpl
     async def session_start(self, event: SessionStartEvent, ctx: ExtensionContext) -> None:
         """SessionStart: its context (plain stdout or additionalContext) goes to the model."""
+        source = {"resume": "resume", "new": "clear"}.get(event.reason, "startup")
+        if source == "startup" and self.runtime.resumed:
+            source = "resume"
+        await self._session_start(source, ctx)
+
+    @hookimpl
+    async def session_compact(self, event: SessionCompactEvent, ctx: ExtensionContext) -> None:
+        """SessionStart with `source: compact`, as Claude Code fires after a compaction."""
+        await self._session_start("compact", ctx)
+
+    async def _session_start(self, source: str, ctx: ExtensionContext) -> None:
         if not self.runtime.hooks.has("SessionStart"):
             return
-        source = {"resume": "resume", "new": "clear"}.get(event.reason, "startup")
         outcome = await self.runtime.hooks.fire("SessionStart", {"source": source})
         self._tell_user(ctx, outcome.user_messages)
         self.pending_context += outcome.additional_context

@@ -7,6 +7,13 @@ from typing import Literal
 
 Kind = Literal["switch", "value", "list", "optional"]
 
+CLAUDE_ALIASES = {
+    "sonnet": "claude-sonnet-4-5",
+    "opus": "claude-opus-4-5",
+    "haiku": "claude-haiku-4-5",
+}
+"""Claude Code's model aliases, as the anthropic provider's ids."""
+
 
 class UsageError(Exception):
     """The command line cannot be understood; the message says which argument and why."""
@@ -209,6 +216,11 @@ def check_combination(options: ClaudeOptions, stdin_is_tty: bool) -> None:
         raise UsageError("When using --print, --output-format=stream-json requires --verbose")
     if options.input_format == "stream-json" and options.output_format != "stream-json":
         raise UsageError("--input-format=stream-json requires --output-format=stream-json")
+    if options.fallback_model and _same_model(options.fallback_model, options.model):
+        raise UsageError(
+            "Fallback model cannot be the same as the main model. "
+            "Please specify a different model for --fallback-model."
+        )
     if options.resume and options.continue_session:
         raise UsageError("--resume and --continue cannot be used together")
     resuming = options.resume or options.continue_session
@@ -224,3 +236,15 @@ def check_combination(options: ClaudeOptions, stdin_is_tty: bool) -> None:
         )
     if options.input_format == "text" and options.prompt is None and stdin_is_tty:
         raise UsageError("Input must be provided either through stdin or as a prompt argument")
+
+
+def _same_model(fallback: str, model: str | None) -> bool:
+    """Whether two --model values name one model (aliases and `anthropic/` resolved)."""
+    if model is None or model == "default":
+        return False
+
+    def canonical(name: str) -> str:
+        name = CLAUDE_ALIASES.get(name, name)
+        return name.removeprefix("anthropic/")
+
+    return canonical(fallback) == canonical(model)

@@ -82,7 +82,8 @@ def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
 
     async def ask(request: AskRequest) -> PermissionAnswer:
         if not ctx.has_ui:
-            return PermissionDeny(no_prompt_message(request.tool_name))
+            unasked = request.decision.unasked_message
+            return PermissionDeny(unasked or no_prompt_message(request.tool_name))
         detail = request.input.get("command") or request.input.get("file_path") or ""
         allowed = await ctx.ui.confirm(
             f"Allow {request.tool_name}?", f"{request.decision.message}\n{detail}".strip()

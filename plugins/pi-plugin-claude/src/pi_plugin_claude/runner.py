@@ -10,9 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from pi_core import AgentSession, LoadOptions, create_agent_session
-from pi_core.messages import AssistantMessage, ImageContent, TextContent, ToolResultMessage
+from pi_core.messages import (
+    AssistantMessage,
+    ImageContent,
+    TextContent,
+    ToolCall,
+    ToolResultMessage,
+)
 from pi_plugin_claude.bridge import ClaudeCompat
-from pi_plugin_claude.options import ClaudeOptions
+from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
+from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions
 from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge, SdkHookSource
 from pi_plugin_claude.protocol.control import ControlChannel, Output
@@ -33,12 +40,6 @@ from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_pat
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
 DEFAULT_CLAUDE_MODEL = "claude-sonnet-4-5"
-CLAUDE_ALIASES = {
-    "sonnet": "claude-sonnet-4-5",
-    "opus": "claude-opus-4-5",
-    "haiku": "claude-haiku-4-5",
-}
-"""Claude Code's model aliases, as the anthropic provider's ids."""
 PROFILE_ENTRY_POINT = "claude-profile"
 """The name of the Claude profile's `pi` entry point (the plugin for plain pi)."""
 ANTHROPIC_ENV = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL")
@@ -74,6 +75,7 @@ class TurnRecorder:
         self.assistants: list[AssistantMessage] = []
         self.max_turns_hit = False
         self.abort_task: asyncio.Future[None] | None = None
+        self.tool_inputs: dict[str, dict[str, Any]] = {}
 
     def __call__(self, event: Any) -> None:
         """Handle one session event (a subscriber of the AgentSession)."""
@@ -106,11 +108,15 @@ class TurnRecorder:
             if runner.options.include_partial_messages and message.stop_reason != "error":
                 self._stream(self.stream.finish(message))
             self.assistants.append(message)
+            for block in message.content:
+                if isinstance(block, ToolCall):
+                    self.tool_inputs[block.id] = block.arguments
             if message.stop_reason != "error":
                 for line in assistant_lines(message, runner.state.session_id):
                     runner.emit(line)
         elif isinstance(message, ToolResultMessage):
-            runner.emit(tool_result_line(message, runner.state.session_id))
+            tool_input = self.tool_inputs.pop(message.tool_call_id, None)
+            runner.emit(tool_result_line(message, runner.state.session_id, tool_input))
 
 
 class ClaudeRunner:
@@ -182,6 +188,7 @@ class ClaudeRunner:
         self.state.transcript_path = str(transcript_path(self.cwd, manager.session_id))
         self.runtime.hooks.session_id = self.state.session_id
         self.runtime.hooks.transcript_path = self.state.transcript_path
+        self.runtime.resumed = chosen.resumed
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = list(self.options.tools)
@@ -291,6 +298,8 @@ class ClaudeRunner:
         try:
             self.emit(self.init_message())
             await session.prompt(text, images=images or None, source="rpc")
+            if self._can_fall_back(recorder):
+                await self._retry_on_fallback(session, recorder)
         finally:
             unsubscribe()
             self.running = False
@@ -298,6 +307,41 @@ class ClaudeRunner:
         self.emit(result)
         self.session_state("idle")
         return result
+
+    def _can_fall_back(self, recorder: TurnRecorder) -> bool:
+        last = recorder.assistants[-1] if recorder.assistants else None
+        interrupted = self.state.interrupt_requested or recorder.max_turns_hit
+        trigger = fallback_trigger(last)
+        return bool(self.options.fallback_model) and not interrupted and trigger is not None
+
+    async def _retry_on_fallback(self, session: AgentSession, recorder: TurnRecorder) -> None:
+        """The model is overloaded or unavailable: switch to --fallback-model, run the turn again.
+
+        As in Claude Code, the switch lasts for the rest of the session; pi's own retries (the
+        `retry` settings) have already run on the main model.
+        """
+        fallback = self.options.fallback_model or ""
+        trigger = fallback_trigger(recorder.assistants[-1]) or "server_error"
+        original = session.model
+        original_name = f"{original.provider}/{original.id}" if original else ""
+        self.options.fallback_model = None  # one switch: a failing fallback ends the turn
+        try:
+            await self.set_model(fallback)
+        except Exception as error:  # an unknown model: the turn ends with the original error
+            print(
+                f"pi-claude: cannot switch to --fallback-model {fallback}: {error}", file=sys.stderr
+            )
+            return
+        chosen = session.model
+        fallback_name = f"{chosen.provider}/{chosen.id}" if chosen else fallback
+        line = model_fallback_line(trigger, original_name, fallback_name, self.state.session_id)
+        if self.options.output_format == "stream-json":
+            self.emit(line)
+        else:
+            print(f"pi-claude: {line['content']}", file=sys.stderr, flush=True)
+        session.drop_trailing_error()
+        await session.agent.continue_()
+        await session.settle()
 
     def _result(
         self, recorder: TurnRecorder, started: float, denials_before: int

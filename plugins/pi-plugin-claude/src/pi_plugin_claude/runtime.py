@@ -26,6 +26,9 @@ class ClaudeRuntime:
     on_user_message: Callable[[str], None] | None = None
     """Where messages meant for the user go (hook errors, `systemMessage`); default: ctx.ui."""
     stop_hook_block_cap: int = 9
+    resumed: bool = False
+    """The session was opened from its history (`--resume`, `--continue`): SessionStart's
+    `source` is `resume`."""
     """Consecutive Stop-hook blocks after which the agent stops anyway (Claude's cap)."""
 
 

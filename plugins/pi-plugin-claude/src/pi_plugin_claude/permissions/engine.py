@@ -33,6 +33,8 @@ class Decision:
     reason_type: ReasonType
     message: str = ""
     rule: PermissionRule | None = None
+    unasked_message: str | None = None
+    """For an "ask": what the model reads when nobody can be asked (plan mode's refusal)."""
 
 
 @dataclass
@@ -106,12 +108,12 @@ class PermissionPolicy:
         if asked is not None:
             return Decision("ask", "rule", f"Permission rule {asked} requires approval", asked)
         if self.mode == "plan" and not self._read_only(tool_name, tool_input):
-            return Decision(
-                "deny",
-                "mode",
+            # Claude Code 2.1.x hands the call to an SDK host; with nobody to ask it is refused.
+            refusal = (
                 f"{tool_name} is not allowed in plan mode: the session is read-only until the "
-                "plan is approved (ExitPlanMode).",
+                "plan is approved (ExitPlanMode)."
             )
+            return Decision("ask", "mode", refusal, unasked_message=refusal)
         allowed = self._allowed_by_rules(tool_name, tool_input)
         if allowed is not None:
             return Decision("allow", "rule", rule=allowed)

@@ -110,7 +110,7 @@ class PermissionGate:
         if decision.behavior == "deny":
             return GateOutcome(False, decision.message)
         if self.ask is None:
-            return GateOutcome(False, no_prompt_message(tool_name))
+            return GateOutcome(False, decision.unasked_message or no_prompt_message(tool_name))
         try:
             answer = await self.ask(AskRequest(tool_name, dict(tool_input), tool_use_id, decision))
         except Exception as error:  # a failed prompt denies, as Claude's does

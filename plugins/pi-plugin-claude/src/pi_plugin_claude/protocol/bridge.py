@@ -134,19 +134,20 @@ class HostBridge:
         """The gate's prompt: a Notification, then `can_use_tool` to the host."""
         name = request.tool_name
         await self.compat.notify(f"Claude needs your permission to use {name}", "permission_prompt")
+        asked: dict[str, Any] = {
+            "subtype": "can_use_tool",
+            "tool_name": name,
+            "display_name": name,
+            "input": request.input,
+            "description": request.decision.message,
+            "decision_reason_type": request.decision.reason_type,
+            "permission_suggestions": suggestions(name, request.input),
+            "tool_use_id": request.tool_use_id,
+        }
+        if name == "ExitPlanMode":
+            asked["requires_user_interaction"] = True  # the plan itself is in `input.plan`
         try:
-            answer = await self.control.request(
-                {
-                    "subtype": "can_use_tool",
-                    "tool_name": name,
-                    "display_name": name,
-                    "input": request.input,
-                    "description": request.decision.message,
-                    "decision_reason_type": request.decision.reason_type,
-                    "permission_suggestions": suggestions(name, request.input),
-                    "tool_use_id": request.tool_use_id,
-                }
-            )
+            answer = await self.control.request(asked)
         except ControlError as error:
             return PermissionDeny(f"Tool permission request failed: {error}")
         if answer.get("behavior") == "allow":

@@ -13,6 +13,7 @@ from pi_core.messages import (
     ToolCall,
     ToolResultMessage,
 )
+from pi_plugin_claude.responses import claude_tool_response
 
 STOP_REASONS = {
     "stop": "end_turn",
@@ -139,23 +140,19 @@ def tool_result_content(message: ToolResultMessage, tool_name: str) -> str | lis
     return blocks
 
 
-def tool_use_result(message: ToolResultMessage, text: str) -> Any:
-    """The `tool_use_result` Claude attaches: an error string, or the tool's details."""
+def tool_use_result(
+    message: ToolResultMessage, text: str, tool_input: dict[str, Any] | None = None
+) -> Any:
+    """The `tool_use_result` Claude attaches: an error string, or the tool's structured output."""
     if message.is_error:
         return f"Error: {text}"
-    if message.tool_name.lower() == "bash":
-        return {
-            "stdout": text,
-            "stderr": "",
-            "interrupted": False,
-            "isImage": False,
-            "noOutputExpected": False,
-        }
-    return message.details if message.details is not None else text
+    return claude_tool_response(message.tool_name, tool_input or {}, text, message.details)
 
 
-def tool_result_line(message: ToolResultMessage, session_id: str) -> dict[str, Any]:
-    """The `user` line carrying one tool result."""
+def tool_result_line(
+    message: ToolResultMessage, session_id: str, tool_input: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The `user` line carrying one tool result (`tool_input`: the call's arguments)."""
     content = tool_result_content(message, message.tool_name)
     text = content if isinstance(content, str) else result_text(message, message.tool_name)
     return {
@@ -174,7 +171,7 @@ def tool_result_line(message: ToolResultMessage, session_id: str) -> dict[str, A
         "parent_tool_use_id": None,
         "session_id": session_id,
         "uuid": new_uuid(),
-        "tool_use_result": tool_use_result(message, text),
+        "tool_use_result": tool_use_result(message, text, tool_input),
     }
 
 

@@ -87,6 +87,7 @@ class TranscriptWriter:
         self.prompt_id = ""
         self.permission_mode = "default"
         self._assistant_uuids: dict[str, str] = {}
+        self._tool_inputs: dict[str, dict[str, Any]] = {}
 
     def begin_prompt(self, permission_mode: str) -> None:
         """A new prompt starts: its lines share a fresh promptId."""
@@ -155,9 +156,11 @@ class TranscriptWriter:
                 entry = self._line("assistant", anthropic_message(message, [converted]))
                 if converted["type"] == "tool_use":
                     self._assistant_uuids[converted["id"]] = entry["uuid"]
+                    self._tool_inputs[converted["id"]] = converted.get("input") or {}
                 self._write(entry)
         elif isinstance(message, ToolResultMessage):
-            line = tool_result_line(message, self.session_id)
+            tool_input = self._tool_inputs.pop(message.tool_call_id, None)
+            line = tool_result_line(message, self.session_id, tool_input)
             block = line["message"]["content"][0]
             block["content"] = tool_result_content(message, message.tool_name)
             extra: dict[str, Any] = {
