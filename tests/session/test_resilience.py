@@ -155,3 +155,27 @@ def test_a_torn_last_line_is_ended_once_when_the_file_is_opened(tmp_path: Path) 
     lines = path.read_bytes().split(b"\n")
     assert lines[-4:] == [b'{"type":"message","id":"torn0002"', lines[-3], lines[-2], b""]
     assert [json.loads(line)["customType"] for line in lines[-3:-1]] == ["first", "second"]
+
+
+def test_a_message_of_the_wrong_shape_is_skipped_with_a_warning_and_the_rest_kept(
+    tmp_path: Path,
+) -> None:
+    manager = make_session(tmp_path, turns=2)
+    path = manager.session_file
+    assert path is not None
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    lines[2]["message"]["content"] = 42  # the first assistant message: content is not a list
+    del lines[3]["message"]  # the second question: no message at all
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+
+    reopened = SessionManager.open(path)
+    context = reopened.build_session_context()
+
+    texts = [m.content if isinstance(m, UserMessage) else m.content[0].text  # type: ignore[union-attr]
+             for m in context.messages]  # fmt: skip
+    assert texts == ["q0", "a1"]
+    assert len(context.warnings) == 2
+    assert f"entry {lines[2]['id']}: skipped unreadable message" in context.warnings[0]
+    assert f"entry {lines[3]['id']}: skipped unreadable message" in context.warnings[1]
+    assert reopened.build_session_context() == context  # the same again, from the cache
+    assert path.read_text() == "".join(json.dumps(line) + "\n" for line in lines)  # untouched
