@@ -332,5 +332,5 @@ def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None
     if mode is None and not path.exists():
         mode = SESSION_FILE_MODE
     with gc_paused():
-        content = "".join(dumps(entry) + "\n" for entry in entries)
+        content = b"".join([encode_line(entry) for entry in entries])
     atomic_write(path, content, mode=mode)
