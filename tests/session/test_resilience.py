@@ -179,3 +179,20 @@ def test_a_message_of_the_wrong_shape_is_skipped_with_a_warning_and_the_rest_kep
     assert f"entry {lines[3]['id']}: skipped unreadable message" in context.warnings[1]
     assert reopened.build_session_context() == context  # the same again, from the cache
     assert path.read_text() == "".join(json.dumps(line) + "\n" for line in lines)  # untouched
+
+
+def test_a_lone_surrogate_escape_loads_on_either_parsing_path(tmp_path: Path) -> None:
+    manager = make_session(tmp_path, turns=1)
+    manager.append_session_info("bad \ud800 name")  # written as an escape, as JSON.stringify does
+    path = manager.session_file
+    assert path is not None
+    assert b"\\ud800" in path.read_bytes()
+    assert SessionManager.open(path).get_session_name() == "bad \ud800 name"
+    assert SessionManager.open(path).warnings == []
+
+    lines = path.read_text().splitlines()
+    lines.insert(2, "{this is not json")  # now the whole file takes the careful path
+    path.write_text("\n".join(lines) + "\n")
+    reopened = SessionManager.open(path)
+    assert reopened.get_session_name() == "bad \ud800 name"
+    assert len(reopened.warnings) == 1 and ":3: skipped malformed line" in reopened.warnings[0]
