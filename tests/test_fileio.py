@@ -20,6 +20,7 @@ from pi_core import fileio
 from pi_core.ai.auth import AuthStorage
 from pi_core.fileio import PRIVATE_MODE, atomic_write, pi_lock
 from pi_core.resources.settings import SettingsManager
+from pi_core.session import jsonl
 from pi_core.session.jsonl import Appender
 
 WAIT = 30  # seconds: only reached when something is broken
@@ -185,7 +186,7 @@ def test_a_lock_held_too_long_times_out(tmp_path: Path) -> None:
         pass
 
 
-# --- session appends: a lock on the file itself -------------------------------------------------
+# --- session appends: on Windows, a lock on the file itself ------------------------------------
 
 
 @pytest.fixture
@@ -204,9 +205,10 @@ def append_contended(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Even
     yield contended
 
 
-def test_an_append_waits_for_another_writer(
-    tmp_path: Path, append_contended: threading.Event
+def test_where_appends_are_locked_an_append_waits_for_another_writer(
+    tmp_path: Path, append_contended: threading.Event, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(jsonl, "_LOCKED_APPENDS", True)  # as on Windows
     path = tmp_path / "session.jsonl"
     path.write_text('{"type":"session","id":"s"}\n')
     other = os.open(path, os.O_RDWR)  # another process appending holds the file's lock

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from pi_core.messages.agent import (
     AgentMessage,
@@ -18,7 +18,12 @@ from pi_core.messages.base import WireModel
 from pi_core.session.ids import iso_to_ms
 
 RawEntry = dict[str, Any]
-MessageParser = Callable[[RawEntry], AgentMessage]
+MessagesParser = Callable[[list[RawEntry]], list["AgentMessage | str"]]
+"""The message of each `message` entry, in order; an unreadable one as the reason (a string)."""
+
+_messages_adapter: TypeAdapter[list[AgentMessage]] = TypeAdapter(
+    list[AgentMessage], config=ConfigDict(defer_build=True)
+)
 
 
 class ModelRef(WireModel):
@@ -59,8 +64,27 @@ def _model_ref(entry: RawEntry) -> ModelRef:
     return ModelRef(provider=message.get("provider", ""), model_id=message.get("model", ""))
 
 
-def _default_parser(entry: RawEntry) -> AgentMessage:
-    return parse_agent_message(entry["message"])
+def parse_messages(entries: list[RawEntry]) -> list[AgentMessage | str]:
+    """Validate the message of each entry, all in one call when every one is readable.
+
+    One pydantic-core call for the whole list saves the Python round trip per message; only
+    when some message is unreadable are they validated one by one, to find which (its error
+    text stands in its place).
+    """
+    try:
+        messages: list[AgentMessage | str] = list(
+            _messages_adapter.validate_python([entry["message"] for entry in entries])
+        )
+        return messages
+    except (ValidationError, KeyError, TypeError):
+        pass
+    results: list[AgentMessage | str] = []
+    for entry in entries:
+        try:
+            results.append(parse_agent_message(entry["message"]))
+        except (ValidationError, KeyError, TypeError) as error:
+            results.append(str(error))
+    return results
 
 
 def build_session_context(
@@ -69,19 +93,24 @@ def build_session_context(
     by_id: Mapping[str, RawEntry] | None = None,
     *,
     leaf_unset: bool = False,
-    parse_message: MessageParser = _default_parser,
+    parse_messages: MessagesParser = parse_messages,
+    path: list[RawEntry] | None = None,
 ) -> SessionContext:
-    """Build the LLM context at `leaf_id` (the last entry when `leaf_unset`; nothing when None)."""
+    """Build the LLM context at `leaf_id` (the last entry when `leaf_unset`; nothing when None).
+
+    `path`, when the caller already knows it, is the branch from the root to the leaf.
+    """
     if by_id is None:
         by_id = {e["id"]: e for e in entries if "id" in e}
     if leaf_id is None and not leaf_unset:
         return SessionContext()
-    leaf = by_id.get(leaf_id) if leaf_id else None
-    if leaf is None:
-        leaf = entries[-1] if entries else None
-    if leaf is None:
-        return SessionContext()
-    path = path_to_root(leaf, by_id)
+    if path is None:
+        leaf = by_id.get(leaf_id) if leaf_id else None
+        if leaf is None:
+            leaf = entries[-1] if entries else None
+        if leaf is None:
+            return SessionContext()
+        path = path_to_root(leaf, by_id)
 
     context = SessionContext()
     compaction: RawEntry | None = None
@@ -99,13 +128,45 @@ def build_session_context(
     if model_entry is not None:
         context.model = _model_ref(model_entry)
 
-    def add(entry: RawEntry) -> None:
+    if compaction is None:
+        kept = path
+    else:
+        context.messages.append(
+            CompactionSummaryMessage(
+                summary=compaction.get("summary", ""),
+                tokens_before=compaction.get("tokensBefore", 0),
+                timestamp=iso_to_ms(compaction.get("timestamp", "")),
+            )
+        )
+        index = next(i for i, e in enumerate(path) if e is compaction)
+        first_kept = compaction.get("firstKeptEntryId")
+        start = next((i for i, e in enumerate(path[:index]) if e.get("id") == first_kept), index)
+        kept = path[start:index] + path[index + 1 :]
+    _add_messages(context, kept, parse_messages)
+    return context
+
+
+def _add_messages(
+    context: SessionContext, entries: list[RawEntry], parse_messages: MessagesParser
+) -> None:
+    """Append the context messages of these entries, skipping (with a warning) unreadable ones."""
+    message_entries = [entry for entry in entries if entry.get("type") == "message"]
+    all_parsed = parse_messages(message_entries)
+    messages = context.messages
+    if len(message_entries) == len(entries) and str not in map(type, all_parsed):
+        messages.extend(all_parsed)  # type: ignore[arg-type]  # all of them messages
+        return
+    parsed = iter(all_parsed)
+    for entry in entries:
         kind = entry.get("type")
         try:
             if kind == "message":
-                context.messages.append(parse_message(entry))
+                message = next(parsed)
+                if isinstance(message, str):
+                    raise ValueError(message)
+                messages.append(message)
             elif kind == "custom_message":
-                context.messages.append(
+                messages.append(
                     CustomMessage(
                         custom_type=entry["customType"],
                         content=entry["content"],
@@ -115,35 +176,12 @@ def build_session_context(
                     )
                 )
             elif kind == "branch_summary" and entry.get("summary"):
-                context.messages.append(
+                messages.append(
                     BranchSummaryMessage(
                         summary=entry["summary"],
                         from_id=entry.get("fromId", ""),
                         timestamp=iso_to_ms(entry.get("timestamp", "")),
                     )
                 )
-        except (ValidationError, KeyError, TypeError) as error:
+        except (ValueError, KeyError, TypeError) as error:
             context.warnings.append(f"entry {entry.get('id')}: skipped unreadable {kind}: {error}")
-
-    if compaction is None:
-        for entry in path:
-            add(entry)
-        return context
-
-    context.messages.append(
-        CompactionSummaryMessage(
-            summary=compaction.get("summary", ""),
-            tokens_before=compaction.get("tokensBefore", 0),
-            timestamp=iso_to_ms(compaction.get("timestamp", "")),
-        )
-    )
-    index = next(i for i, e in enumerate(path) if e is compaction)
-    keeping = False
-    for entry in path[:index]:
-        if entry.get("id") == compaction.get("firstKeptEntryId"):
-            keeping = True
-        if keeping:
-            add(entry)
-    for entry in path[index + 1 :]:
-        add(entry)
-    return context

@@ -1,8 +1,9 @@
 """Reading and writing session JSONL: tolerant reads, one-write appends, atomic rewrites.
 
 Concurrent appends: every entry is one `write()` of a whole line on a descriptor opened with
-O_APPEND, under an exclusive lock on the file (`filelock`: flock on POSIX, LockFileEx on
-Windows), so two processes appending to one file never interleave half-lines.
+O_APPEND, which the kernel places at the end of the file atomically (on Windows, which emulates
+O_APPEND, under an exclusive lock on the file), so two processes appending to one file never
+interleave half-lines.
 """
 
 from __future__ import annotations
@@ -98,25 +99,39 @@ def read_session_file(path: Path) -> ReadResult:
         return _parse(path, data)
 
 
-def _parse_all_at_once(lines: list[bytes]) -> list[RawEntry] | None:
-    """Parse every line in one call (twice as fast); None if any line is not a whole object."""
-    present = [line for line in lines if line.strip()]
-    try:
-        parsed = pydantic_core.from_json(b"[" + b",".join(present) + b"]")
-    except ValueError:
-        return None
-    if len(parsed) != len(present) or not all(isinstance(e, dict) for e in parsed):
-        return None
-    entries: list[RawEntry] = parsed
+def _parse_whole_lines(lines: list[bytes]) -> list[RawEntry] | None:
+    """Parse every line; None at the first one that is not a whole JSON object.
+
+    pydantic-core's parser, line by line, with only the keys interned (values such as ids are
+    unique): a third faster than one parse of the lines joined into an array, which costs a copy
+    of the whole file first. `json` takes the lines pydantic-core refuses but `json` reads (a
+    lone surrogate escape).
+    """
+    parse = pydantic_core.from_json
+    entries: list[RawEntry] = []
+    append = entries.append
+    for raw in lines:
+        if not raw:
+            continue
+        try:
+            entry = parse(raw, cache_strings="keys")
+        except ValueError:
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                return None
+        if type(entry) is not dict:
+            return None
+        append(entry)
     return entries
 
 
 def _parse(path: Path, data: bytes) -> ReadResult:
     result = ReadResult(ends_mid_line=bool(data) and not data.endswith(b"\n"))
     lines = data.split(b"\n")
-    fast = _parse_all_at_once(lines)
-    if fast is not None:
-        result.entries = fast
+    whole = _parse_whole_lines(lines)
+    if whole is not None:
+        result.entries = whole
         return _check_header(path, data, result)
     last_index = len(lines) - 1
     torn_first: bytes | None = None
@@ -124,7 +139,10 @@ def _parse(path: Path, data: bytes) -> ReadResult:
         if not raw.strip():
             continue
         try:
-            entry = json.loads(raw)
+            try:
+                entry = pydantic_core.from_json(raw, cache_strings="keys")
+            except ValueError:
+                entry = json.loads(raw)  # the lines it takes that pydantic-core does not; its error
             if not isinstance(entry, dict):
                 raise ValueError("not a JSON object")
         except ValueError as error:
@@ -132,6 +150,14 @@ def _parse(path: Path, data: bytes) -> ReadResult:
                 torn_first = raw
             result.skipped_lines += 1
             torn = number - 1 == last_index and result.ends_mid_line
+            glued = None if torn else _entry_glued_to_torn_line(raw)
+            if glued is not None:
+                result.warnings.append(
+                    f"{path}:{number}: skipped an incomplete line (interrupted write) and kept"
+                    " the entry appended after it on the same line"
+                )
+                result.entries.append(glued)
+                continue
             what = "incomplete last line (interrupted write)" if torn else "malformed line"
             result.warnings.append(f"{path}:{number}: skipped {what}: {error}")
             continue
@@ -139,6 +165,36 @@ def _parse(path: Path, data: bytes) -> ReadResult:
     if torn_first is not None and result.entries and result.entries[0].get("type") != "session":
         _recover_header(path, torn_first, result)
     return _check_header(path, data, result)
+
+
+_ENTRY_START = b'{"type":"'  # how every line starts, ours and pi's (JSON.stringify order)
+
+
+_ENTRY_TYPES = frozenset(
+    ("session", "message", "thinking_level_change", "model_change", "compaction",
+     "branch_summary", "custom", "custom_message", "label", "session_info")
+)  # fmt: skip
+
+
+def _entry_glued_to_torn_line(raw: bytes) -> RawEntry | None:
+    """The whole entry another writer appended right after a torn line, without a newline.
+
+    Only called for a line that a newline ends (every append ends with one; a torn line alone
+    does not). Only a suffix that starts where that entry starts parses as one JSON object: one
+    starting inside the torn part runs into the rest of the line. Inside strings the quotes are
+    escaped, so `{"type":"` there is never mistaken for an entry's start.
+    """
+    start = raw.find(_ENTRY_START, 1)
+    while start != -1:
+        try:
+            entry = json.loads(raw[start:])
+        except ValueError:
+            pass
+        else:
+            if isinstance(entry, dict) and entry.get("type") in _ENTRY_TYPES and "id" in entry:
+                return entry
+        start = raw.find(_ENTRY_START, start + 1)
+    return None
 
 
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -183,84 +239,88 @@ def _check_header(path: Path, data: bytes, result: ReadResult) -> ReadResult:
 
 
 class Appender:
-    """Appends whole lines to a session file: O_APPEND, one write per call, under a file lock."""
+    """Appends whole lines to a session file: one `write()` per call on an O_APPEND descriptor.
+
+    On POSIX that single write is the whole cost: the kernel positions an O_APPEND write on a
+    regular file atomically, so concurrent writers' lines never interleave, and no lock is
+    taken (pi takes none either). Windows emulates O_APPEND with a seek before the write, so
+    there each write also holds an exclusive lock on the file (LockFileEx through filelock).
+    A torn last line (a crash mid-write) is looked for once, when the file is opened: the first
+    write then starts with a newline, so a new entry is never glued onto it.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fd: int | None = None
-        self._end = -1  # the file's size after our last write (-1: not known)
+        self._prefix = b""  # a newline that ends a torn last line, before our first write
 
     def append(self, lines: list[str]) -> None:
         """Write the lines (each becomes one line) in a single write; returns once the OS has it."""
         self.write("".join(line + "\n" for line in lines).encode("utf-8"))
 
     def write(self, payload: bytes) -> None:
-        """Write whole lines (`payload` ends with a newline) in a single write, under the lock."""
-        fd = self._open()
-        _lock(fd)
+        """Write whole lines (`payload` ends with a newline) in a single write."""
+        fd = self._fd if self._fd is not None else self._open()
+        if _LOCKED_APPENDS:
+            _lock(fd)
         try:
-            size = os.fstat(fd).st_size
-            # Unless someone else wrote since our last whole line, the file ends with one.
-            if size != self._end and self._ends_mid_line(fd, size):
-                payload = b"\n" + payload  # never glue a new entry onto a torn line
+            if self._prefix:
+                payload = self._prefix + payload
             written = os.write(fd, payload)
+            self._prefix = b""
             if written < len(payload):  # a regular file takes it whole unless the disk is full
                 view = memoryview(payload)[written:]
                 while view:
                     view = view[os.write(fd, view) :]
-            self._end = size + len(payload)
         finally:
-            _unlock(fd)
+            if _LOCKED_APPENDS:
+                _unlock(fd)
 
     def close(self) -> None:
-        """Close the file descriptor (a later append reopens it)."""
+        """Close the file descriptor (a later append reopens it, and checks its end again)."""
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-            self._end = -1
+            self._prefix = b""
 
     def _open(self) -> int:
-        if self._fd is None:
-            make_private_dir(self.path.parent)
-            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT
-            self._fd = os.open(self.path, flags, SESSION_FILE_MODE)
-        return self._fd
-
-    @staticmethod
-    def _ends_mid_line(fd: int, size: int) -> bool:
-        if size == 0:
-            return False
-        if hasattr(os, "pread"):
-            return os.pread(fd, 1, size - 1) != b"\n"
-        os.lseek(fd, size - 1, os.SEEK_SET)  # writes still go to the end (O_APPEND)
-        return os.read(fd, 1) != b"\n"
-
-
-try:  # POSIX: flock directly (the lock filelock takes), 1 µs against filelock's ~6 µs
-    import fcntl
-
-    def _lock(fd: int) -> None:
+        make_private_dir(self.path.parent)
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT
+        fd = os.open(self.path, flags, SESSION_FILE_MODE)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # another writer holds it: wait, as filelock does
-            from filelock import lock_descriptor
+            self._prefix = b"\n" if _ends_mid_line(fd) else b""
+        except OSError:
+            os.close(fd)
+            raise
+        self._fd = fd
+        return fd
 
-            lock_descriptor(fd, poll_interval=0.005)
 
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
+def _ends_mid_line(fd: int) -> bool:
+    """Whether the file's last byte is something other than a newline (a torn last line)."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return False
+    if hasattr(os, "pread"):
+        return os.pread(fd, 1, size - 1) != b"\n"
+    os.lseek(fd, size - 1, os.SEEK_SET)  # writes still go to the end (O_APPEND)
+    return os.read(fd, 1) != b"\n"
 
-except ImportError:  # Windows: filelock's LockFileEx
 
-    def _lock(fd: int) -> None:
-        from filelock import lock_descriptor
+# Windows emulates O_APPEND with a seek before each write: there two writers need a lock.
+_LOCKED_APPENDS = os.name == "nt"
 
-        lock_descriptor(fd, poll_interval=0.005)
 
-    def _unlock(fd: int) -> None:
-        from filelock import unlock_descriptor
+def _lock(fd: int) -> None:
+    from filelock import lock_descriptor
 
-        unlock_descriptor(fd)
+    lock_descriptor(fd, poll_interval=0.005)
+
+
+def _unlock(fd: int) -> None:
+    from filelock import unlock_descriptor
+
+    unlock_descriptor(fd)
 
 
 def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None) -> None:
@@ -272,5 +332,5 @@ def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None
     if mode is None and not path.exists():
         mode = SESSION_FILE_MODE
     with gc_paused():
-        content = "".join(dumps(entry) + "\n" for entry in entries)
+        content = b"".join([encode_line(entry) for entry in entries])
     atomic_write(path, content, mode=mode)

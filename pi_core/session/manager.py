@@ -9,9 +9,14 @@ from typing import Any
 
 from pydantic import ConfigDict, TypeAdapter
 
-from pi_core.messages.agent import AgentMessage, parse_agent_message
+from pi_core.messages.agent import AgentMessage
 from pi_core.messages.base import WireModel
-from pi_core.session.context import SessionContext, build_session_context, path_to_root
+from pi_core.session.context import (
+    SessionContext,
+    build_session_context,
+    parse_messages,
+    path_to_root,
+)
 from pi_core.session.entries import CURRENT_SESSION_VERSION, SessionEntry, SessionHeader
 from pi_core.session.ids import file_timestamp, iso_now, new_entry_id, new_session_id
 from pi_core.session.jsonl import (
@@ -74,6 +79,7 @@ class SessionManager:
         self._typed: dict[str, SessionEntry] = {}
         self._messages: dict[str, AgentMessage] = {}
         self._leaf_id: str | None = None
+        self._chain = True  # each entry's parent is the one before it: the path is the file
         self._has_assistant = False
         self._written = 0  # how many of self._entries are on disk
         self._appender: Appender | None = None
@@ -267,9 +273,7 @@ class SessionManager:
 
     def get_branch(self, from_id: str | None = None) -> list[SessionEntry]:
         """Return the entries from the root to `from_id` (default: the leaf)."""
-        start = from_id or self._leaf_id
-        leaf = self._by_id.get(start) if start else None
-        return [self._typed_entry(e) for e in path_to_root(leaf, self._by_id)]
+        return [self._typed_entry(e) for e in self._path_to(from_id or self._leaf_id)]
 
     def get_tree(self) -> list[TreeNode]:
         """Return the whole tree: roots, each with children sorted oldest first."""
@@ -361,7 +365,11 @@ class SessionManager:
         """Return the messages, model and thinking level for the LLM at the current leaf."""
         with gc_paused(long_lived=True):
             return build_session_context(
-                self._entries, self._leaf_id, self._by_id, parse_message=self._message_of
+                self._entries,
+                self._leaf_id,
+                self._by_id,
+                parse_messages=self._messages_of,
+                path=self._chain_path(self._leaf_id),
             )
 
     def get_header(self) -> SessionHeader:
@@ -404,16 +412,23 @@ class SessionManager:
         self._written = written
         by_id = self._by_id
         has_assistant = False
+        chain = True
+        previous: str | None = None
         for entry in entries[1:]:
             entry_id = entry.get("id")
             if not isinstance(entry_id, str):
+                chain = False
                 continue
+            if chain and (entry.get("parentId") != previous or entry_id in by_id):
+                chain = False
             by_id[entry_id] = entry
-            self._leaf_id = entry_id
+            previous = entry_id
             if entry.get("type") == "label":
                 self._apply_label(entry)
             elif not has_assistant and _is_assistant(entry):  # found once is enough
                 has_assistant = True
+        self._leaf_id = previous
+        self._chain = chain
         self._has_assistant = has_assistant
 
     def _append(self, fields: RawEntry, first: bool = False) -> str:
@@ -425,6 +440,9 @@ class SessionManager:
         # pi writes custom entries with their own fields first; others with the base first
         entry = {**fields, **base} if first else {"type": fields["type"], **base, **fields}
         entry = {k: v for k, v in entry.items() if v is not None or k in ("parentId",)}
+        if self._chain:
+            last = self._entries[-1] if len(self._entries) > 1 else None
+            self._chain = self._leaf_id == (last["id"] if last is not None else None)
         self._entries.append(entry)
         self._by_id[entry["id"]] = entry
         self._leaf_id = entry["id"]
@@ -465,13 +483,39 @@ class SessionManager:
             self._typed[entry_id] = typed
         return typed
 
-    def _message_of(self, entry: RawEntry) -> AgentMessage:
-        entry_id = entry["id"]
-        message = self._messages.get(entry_id)
-        if message is None:
-            message = parse_agent_message(entry["message"])
-            self._messages[entry_id] = message
-        return message
+    def _path_to(self, leaf_id: str | None) -> list[RawEntry]:
+        """The entries from the root to `leaf_id`."""
+        path = self._chain_path(leaf_id)
+        if path is None:
+            path = path_to_root(self._by_id.get(leaf_id) if leaf_id else None, self._by_id)
+        return path
+
+    def _chain_path(self, leaf_id: str | None) -> list[RawEntry] | None:
+        """The path to `leaf_id` without walking it, when the file is one chain ending there."""
+        if self._chain and leaf_id is not None and leaf_id == self._entries[-1].get("id"):
+            return self._entries[1:]
+        return None
+
+    def _messages_of(self, entries: list[RawEntry]) -> list[AgentMessage | str]:
+        """The messages of these entries, validated once each (and all new ones in one call)."""
+        cache = self._messages
+        missing = [entry for entry in entries if entry["id"] not in cache] if cache else entries
+        parsed = parse_messages(missing) if missing else []
+        if missing is entries and str not in map(type, parsed):  # all new, all readable
+            cache.update(zip([entry["id"] for entry in entries], parsed, strict=True))  # type: ignore[arg-type]
+            return parsed
+        fresh = iter(parsed)
+        results: list[AgentMessage | str] = []
+        for entry in entries:
+            message = cache.get(entry["id"])
+            if message is None:
+                one = next(fresh)
+                if not isinstance(one, str):
+                    cache[entry["id"]] = one
+                results.append(one)
+            else:
+                results.append(message)
+        return results
 
 
 def _header(session_id: str, cwd: str, parent_session: str | None) -> RawEntry:

@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pi_core import AssistantMessage, TextContent, UserMessage
-from pi_core.session import SessionManager
+from pi_core.session import SessionManager, build_session_context
+from pi_core.session.context import path_to_root
 
 operation = st.one_of(
     st.tuples(st.just("user"), st.text(max_size=20)),
@@ -100,3 +101,21 @@ def _is_json(raw: bytes) -> bool:
     except ValueError:
         return False
     return True
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(operation, max_size=30))
+def test_the_context_is_the_walk_from_the_leaf_to_the_root(
+    operations: list[tuple[str, object]],
+) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        manager = SessionManager.create("/p", Path(folder))
+        apply(manager, operations)
+        reopened = SessionManager.open(manager.session_file)  # type: ignore[arg-type]
+        for session in (manager, reopened):  # kept up by appends, and loaded from the file
+            entries = session.get_raw_entries()
+            by_id = {entry["id"]: entry for entry in entries[1:]}
+            leaf = session.get_leaf_id()
+            walked = path_to_root(by_id[leaf], by_id) if leaf else []
+            assert [entry.id for entry in session.get_branch()] == [e["id"] for e in walked]
+            assert session.build_session_context() == build_session_context(entries, leaf)
