@@ -11,6 +11,7 @@ import pytest
 from pi_plugin_anthropic import convert as anthropic_convert
 from pi_plugin_anthropic import transport as anthropic_transport
 from pi_plugin_openai import convert as openai_convert
+from pi_plugin_openai import responses_convert
 from pi_plugin_openai import transport as openai_transport
 
 from pi_core.ai.model import Model
@@ -28,6 +29,7 @@ from pi_core.messages.convert import convert_to_llm
 from pi_core.providers import EncodedParts
 
 OPENAI = Model(id="gpt", api="openai-completions", provider="openai")
+RESPONSES = Model(id="gpt-5", api="openai-responses", provider="openai", reasoning=True)
 ANTHROPIC = Model(
     id="claude", api="anthropic-messages", provider="anthropic", input=["text", "image"]
 )
@@ -43,6 +45,14 @@ def _openai_body(messages: list[Any], system: str) -> tuple[bytes, bytes]:
     payload = openai_convert.build_payload(OPENAI, context, StreamOptions(), parts)
     spliced = openai_transport.encode_payload("chat/completions", payload, parts)
     return spliced, openai_transport.encode_payload("chat/completions", payload)
+
+
+def _responses_body(messages: list[Any], system: str) -> tuple[bytes, bytes]:
+    context = LLMContext(system_prompt=system, messages=messages)
+    parts = EncodedParts()
+    payload = responses_convert.build_payload(RESPONSES, context, StreamOptions(), parts)
+    spliced = openai_transport.encode_payload("responses", payload, parts)
+    return spliced, openai_transport.encode_payload("responses", payload)
 
 
 def _anthropic_body(messages: list[Any], system: str) -> tuple[bytes, bytes]:
@@ -100,20 +110,23 @@ def _turns(model: Model) -> list[AgentMessage]:
 
 @pytest.mark.parametrize(
     ("model", "body"),
-    [(OPENAI, _openai_body), (ANTHROPIC, _anthropic_body)],
-    ids=["openai", "anthropic"],
+    [(OPENAI, _openai_body), (RESPONSES, _responses_body), (ANTHROPIC, _anthropic_body)],
+    ids=["completions", "responses", "anthropic"],
 )
 def test_each_request_sends_the_bytes_of_a_fresh_encoding(
     model: Model, body: Callable[[list[Any], str], tuple[bytes, bytes]]
 ) -> None:
+    steps = _turns(model)
+    # from scratch first: copies are new objects, so nothing is resumed or found in a cache
+    fresh = [
+        body(convert_to_llm([m.model_copy() for m in steps[:count]]), "system")[1]
+        for count in range(1, len(steps) + 1)
+    ]
     transcript: list[AgentMessage] = []
-    for step in _turns(model):
+    for step, expected in zip(steps, fresh, strict=True):
         transcript.append(step)
         spliced, full = body(convert_to_llm(transcript), "system")
-        fresh_spliced, fresh = body(convert_to_llm([m.model_copy() for m in transcript]), "system")
-        assert spliced == full
-        assert json.loads(spliced) == json.loads(fresh)
-        assert fresh_spliced == fresh
+        assert spliced == full == expected
     # the system prompt changes (a tool was enabled); then a compaction replaced the start
     spliced, full = body(convert_to_llm(transcript), "another system prompt")
     assert spliced == full and b"another system prompt" in spliced

@@ -133,14 +133,19 @@ def test_a_growing_history_transforms_as_if_from_scratch() -> None:
             stop_reason="toolUse",
         ),
         ToolResultMessage(tool_call_id="x|y", tool_name="ls", content=[TextContent(text="r")]),
+        UserMessage(content="later"),  # a stray result after it: renamed all the same
+        ToolResultMessage(tool_call_id="a|b", tool_name="read", content=[TextContent(text="s")]),
     ]
-    history: list[ToolResultMessage | AssistantMessage | UserMessage] = []
-    for step in steps:
-        history.append(step)
-        for model in (TEXT_MODEL, IMAGE_MODEL):
-            resumed = transform_messages(list(history), model, _rename)
-            fresh = transform_messages([m.model_copy() for m in history], model, _rename)
-            assert _wire(resumed) == _wire(fresh)
+    for model in (TEXT_MODEL, IMAGE_MODEL):
+        # from scratch first: copies are new objects, so nothing is resumed or found in a cache
+        fresh = [
+            _wire(transform_messages([m.model_copy() for m in steps[:count]], model, _rename))
+            for count in range(1, len(steps) + 1)
+        ]
+        history: list[ToolResultMessage | AssistantMessage | UserMessage] = []
+        for step, expected in zip(steps, fresh, strict=True):
+            history.append(step)
+            assert _wire(transform_messages(list(history), model, _rename)) == expected
     # a history that changed in the middle (a compaction, a branch switch) starts over
     changed = [UserMessage(content="summary"), *history[4:]]
     fresh = transform_messages([m.model_copy() for m in changed], TEXT_MODEL, _rename)
