@@ -1,18 +1,25 @@
 """Profile our RPC process on the harness's scenarios (cProfile; the process runs under it).
 
-    python benchmarks/profile_rpc.py {turns,stream,history} [--out FILE] [--top N]
+    python benchmarks/profile_rpc.py {turns,stream,history,window} [--out FILE] [--top N]
 
 turns: 20-turn tool conversations; stream: 10 KB replies in 10-byte deltas; history: one session
 grown to ~1,200 messages. The profile covers the whole process; read the cumulative column for
 the per-prompt paths (start-up shows up under `main`).
+
+window: the history benchmark's session (150 prompts of 3 tool calls and an answer), profiled only
+during its first three prompts and its last three (~1,200 messages), written to FILE.early and
+FILE.late: what a request costs at 10 messages against what it costs at 1,200.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import pstats
+import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -30,11 +37,13 @@ from harness.scenarios import (
 def main() -> int:
     """Run one scenario in a profiled RPC process and print the top of the profile."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenario", choices=("turns", "stream", "history"))
+    parser.add_argument("scenario", choices=("turns", "stream", "history", "window"))
     parser.add_argument("--out", type=Path, default=Path("rpc.prof"))
     parser.add_argument("--top", type=int, default=35)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
+    if args.scenario == "window":
+        return profile_window(args.out, args.top)
     server = TimedFakeServer()
     server.start()
     with tempfile.TemporaryDirectory(prefix="pi-prof-") as temp:
@@ -65,6 +74,66 @@ def main() -> int:
         process.close()
     server.stop()
     pstats.Stats(str(args.out)).sort_stats("tottime").print_stats(args.top)
+    return 0
+
+
+# The RPC process under a profiler that SIGUSR1 starts and SIGUSR2 stops and saves (to the
+# path the next argument names), so a window of prompts is profiled without start-up.
+WINDOW_ENTRY = """
+import cProfile, os, signal, sys
+from pathlib import Path
+state = {"profile": None, "out": sys.argv.pop(1)}
+Path(state["out"] + ".pid").write_text(str(os.getpid()))
+def start(*_):
+    state["profile"] = cProfile.Profile()
+    state["profile"].enable()
+def stop(*_):
+    state["profile"].disable()
+    path = Path(state["out"] + ".which").read_text()
+    state["profile"].dump_stats(path)
+    Path(path + ".done").write_text("")
+signal.signal(signal.SIGUSR1, start)
+signal.signal(signal.SIGUSR2, stop)
+from pi_core.cli import cli
+cli(prog_name="pi")
+"""
+
+
+def profile_window(out: Path, top: int, prompts: int = 150, tool_calls: int = 3) -> int:
+    """Profile the first and the last three prompts of a `prompts`-prompt session."""
+    server = TimedFakeServer()
+    server.start()
+    out = out.resolve()
+    with tempfile.TemporaryDirectory(prefix="pi-prof-") as temp:
+        side = agent_runs.make_side("ours", "pi", Path(temp), server)
+        entry = Path(temp) / "pi_entry.py"
+        entry.write_text(WINDOW_ENTRY)
+        control = str(Path(temp) / "control")
+        argv = [sys.executable, str(entry), control]
+        argv += ["--mode", "rpc", "--model", MODEL, "--tools", "read,ls"]
+        process = RpcProcess(argv, side.workspace.project, side.workspace.env)
+        process.command({"type": "get_state"}, timeout=120)
+        pid = int(Path(control + ".pid").read_text())
+        windows = {0: f"{out}.early", prompts - 3: f"{out}.late"}
+        for index in range(prompts):
+            if index in windows:
+                Path(control + ".which").write_text(windows[index])
+                os.kill(pid, signal.SIGUSR1)
+            server.queue(*tool_turn_answers(tool_calls + 1))
+            process.send({"type": "prompt", "message": f"Look around src/ ({index})"})
+            process.wait_for("agent_end")
+            server.requests.clear()
+            if index - 2 in windows:
+                os.kill(pid, signal.SIGUSR2)
+                done = Path(windows[index - 2] + ".done")
+                while not done.exists():
+                    time.sleep(0.01)
+                done.unlink()
+        process.close()
+    server.stop()
+    for path in windows.values():
+        print(f"==== {path}")
+        pstats.Stats(path).sort_stats("tottime").print_stats(top)
     return 0
 
 

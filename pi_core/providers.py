@@ -10,7 +10,14 @@ loads httpx. See docs/providers.md.
 
 from pi_core.ai.builder import AssistantMessageBuilder, parse_tool_arguments
 from pi_core.ai.errors import ErrorKind, classify_error, is_context_overflow, with_retry_after
-from pi_core.ai.message_cache import MessageCache
+from pi_core.ai.message_cache import (
+    EncodedParts,
+    MessageCache,
+    PrefixCache,
+    encode_body,
+    json_bytes,
+    json_text,
+)
 from pi_core.ai.model import (
     InputKind,
     Model,
@@ -43,6 +50,7 @@ __all__ = [
     "THINKING_LEVELS",
     "AssistantMessageBuilder",
     "AssistantMessageEvent",
+    "EncodedParts",
     "ErrorKind",
     "InputKind",
     "LLMContext",
@@ -51,6 +59,7 @@ __all__ = [
     "Model",
     "ModelCost",
     "NormalizeToolCallId",
+    "PrefixCache",
     "ProviderConfig",
     "ProviderModelConfig",
     "StreamDone",
@@ -70,7 +79,10 @@ __all__ = [
     "ToolCallStart",
     "ToolSpec",
     "classify_error",
+    "encode_body",
     "is_context_overflow",
+    "json_bytes",
+    "json_text",
     "parse_tool_arguments",
     "same_model",
     "transform_messages",

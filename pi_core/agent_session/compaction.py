@@ -112,15 +112,26 @@ class CompactionController:
             return
         model = self._agent.state.model
         window = model.context_window if model else 0
-        branch = self._session_manager.get_branch()
-        latest = get_latest_compaction_entry(branch)
-        if latest is not None and message.timestamp <= iso_to_ms(latest.timestamp):
-            return  # usage from before the last compaction says nothing about the context now
         same_model = model is not None and (message.provider, message.model) == (
             model.provider,
             model.id,
         )
-        if same_model and is_context_overflow(message, window):
+        overflow = same_model and is_context_overflow(message, window)
+        if not overflow:
+            if message.stop_reason == "error":
+                estimate = estimate_context_tokens(self._agent.state.messages)
+                if estimate.last_usage_index is None:
+                    return
+                tokens = estimate.tokens
+            else:
+                tokens = calculate_context_tokens(message.usage)
+            if not should_compact(tokens, window, settings):
+                return
+        # Only now read the branch (a walk over the whole session): most turns end above.
+        latest = get_latest_compaction_entry(self._session_manager.get_branch())
+        if latest is not None and message.timestamp <= iso_to_ms(latest.timestamp):
+            return  # usage from before the last compaction says nothing about the context now
+        if overflow:
             if self.overflow_recovery_attempted:
                 self._emit(CompactionEndEvent(reason="overflow", error_message=OVERFLOW_GAVE_UP))
                 return
@@ -128,15 +139,7 @@ class CompactionController:
             self._controls.drop_trailing_error()
             await self._auto("overflow", will_retry=True)
             return
-        if message.stop_reason == "error":
-            estimate = estimate_context_tokens(self._agent.state.messages)
-            if estimate.last_usage_index is None:
-                return
-            tokens = estimate.tokens
-        else:
-            tokens = calculate_context_tokens(message.usage)
-        if should_compact(tokens, window, settings):
-            await self._auto("threshold", will_retry=False)
+        await self._auto("threshold", will_retry=False)
 
     async def _auto(self, reason: CompactionReason, will_retry: bool) -> None:
         self._emit(CompactionStartEvent(reason=reason))

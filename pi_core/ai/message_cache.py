@@ -6,10 +6,15 @@ A message in the context is finished (the agent replaces, never edits, what a ho
 object lives. Entries are keyed by the object itself and a `variant` (the model flags the conversion
 reads) and are dropped when the message is. Callers must treat what they get as read-only: build
 fresh containers around it, never mutate it (the payload hook receives a copy).
+
+A converted message's JSON text can be kept the same way: `EncodedParts` and `encode_body` splice
+it into the next request body instead of encoding the whole history again.
 """
 
 from __future__ import annotations
 
+import json
+import operator
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
@@ -43,3 +48,106 @@ class MessageCache(Generic[T]):
     def __len__(self) -> int:
         """Return how many messages have a cached form."""
         return len(self._entries)
+
+
+def json_text(value: Any) -> str:
+    """`value` as compact JSON text, non-ASCII as is (the request bodies' encoding)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def json_bytes(value: Any) -> bytes:
+    """`json_text(value)`, UTF-8 encoded."""
+    return json_text(value).encode()
+
+
+class EncodedParts:
+    """The encoded JSON of the read-only values a request body shares with earlier requests.
+
+    A provider notes each cached converted message (or a whole list of them) with its bytes, as
+    pieces whose concatenation is the value's JSON; `encode_body` then copies the pieces in once
+    instead of encoding the values again. Lookups are by identity, and the parts keep their values
+    alive for the request, so a payload a hook replaced (with copies) is encoded in full and never
+    gets another value's bytes.
+    """
+
+    def __init__(self) -> None:
+        self._pieces: dict[int, tuple[object, list[bytes]]] = {}
+
+    def add(self, value: object, pieces: list[bytes]) -> None:
+        """Note that `value` (kept unchanged from now on) encodes as `b"".join(pieces)`."""
+        self._pieces[id(value)] = (value, pieces)
+
+    def pieces(self, value: object) -> list[bytes] | None:
+        """Return the noted pieces of this very object, or None."""
+        found = self._pieces.get(id(value))
+        return found[1] if found is not None and found[0] is value else None
+
+    def __len__(self) -> int:
+        """Return how many values are noted."""
+        return len(self._pieces)
+
+
+_SPLICE_DEPTH = 4
+"""Body → messages list → message → content list → block: where providers' cached parts sit."""
+
+
+def encode_body(payload: Any, parts: EncodedParts | None = None) -> bytes:
+    """Encode a request body: the bytes of `json_text(payload)`, the parts' pieces spliced in
+    (and the body copied once: on a long history it is the largest allocation of a request)."""
+    if not parts:
+        return json_bytes(payload)
+    out: list[bytes] = []
+    _splice(payload, parts, _SPLICE_DEPTH, out)
+    return b"".join(out)
+
+
+def _splice(value: Any, parts: EncodedParts, depth: int, out: list[bytes]) -> None:
+    pieces = parts.pieces(value)
+    if pieces is not None:
+        out.extend(pieces)
+    elif depth and type(value) is list:
+        out.append(b"[")
+        for index, item in enumerate(value):
+            if index:
+                out.append(b",")
+            _splice(item, parts, depth - 1, out)
+        out.append(b"]")
+    elif depth and type(value) is dict and all(type(key) is str for key in value):
+        out.append(b"{")
+        for index, (key, item) in enumerate(value.items()):
+            out.append(b"," + json_bytes(key) + b":" if index else json_bytes(key) + b":")
+            _splice(item, parts, depth - 1, out)
+        out.append(b"}")
+    else:
+        out.append(json_bytes(value))
+
+
+class PrefixCache(Generic[T]):
+    """What was made of the start of the last request's messages, to carry on from there.
+
+    Each request's message list starts with the previous one's messages (the same finished
+    objects); `resume` checks that by identity (one pass in C) and hands back the saved state,
+    so a request only works on the messages that are new. A few keys (models, variants) are kept.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self._size = size
+        self._saved: dict[Hashable, tuple[list[Any], T]] = {}
+
+    def resume(self, key: Hashable, messages: list[Any]) -> tuple[int, T | None]:
+        """Return how many leading messages the state saved for `key` covers, and that state
+        (0 and None unless `messages` starts with exactly the messages it was saved for)."""
+        found = self._saved.get(key)
+        if found is None:
+            return 0, None
+        sources, state = found
+        if len(sources) > len(messages) or not all(map(operator.is_, sources, messages)):
+            return 0, None
+        return len(sources), state
+
+    def save(self, key: Hashable, sources: list[Any], state: T) -> None:
+        """Remember `state` as what the messages `sources` (a list of their own) made."""
+        self._saved.pop(key, None)
+        self._saved[key] = (sources, state)
+        while len(self._saved) > self._size:
+            del self._saved[next(iter(self._saved))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pi_core.ai.message_cache import PrefixCache
 from pi_core.messages.agent import (
     AgentMessage,
     BashExecutionMessage,
@@ -40,10 +41,16 @@ def _user(text: str, timestamp: int) -> UserMessage:
     return UserMessage(content=[TextContent(text=text)], timestamp=timestamp)
 
 
+_PREFIX: PrefixCache[list[LLMMessage]] = PrefixCache(size=2)
+"""The previous call's messages and what they became: a call converts only the new ones (and
+the user messages made for agent-side roles stay the same objects, so providers' caches hit)."""
+
+
 def convert_to_llm(messages: list[AgentMessage]) -> list[LLMMessage]:
     """Convert a transcript for the LLM: agent-side roles become user messages, `!!` bash drops."""
-    converted: list[LLMMessage] = []
-    for message in messages:
+    start, saved = _PREFIX.resume(None, messages)
+    converted: list[LLMMessage] = list(saved) if saved is not None else []
+    for message in messages[start:]:
         if isinstance(message, UserMessage | AssistantMessage | ToolResultMessage):
             converted.append(message)
         elif isinstance(message, BashExecutionMessage):
@@ -59,4 +66,5 @@ def convert_to_llm(messages: list[AgentMessage]) -> list[LLMMessage]:
         elif isinstance(message, CompactionSummaryMessage):
             text = COMPACTION_SUMMARY_PREFIX + message.summary + COMPACTION_SUMMARY_SUFFIX
             converted.append(_user(text, message.timestamp))
+    _PREFIX.save(None, list(messages), list(converted))
     return converted

@@ -14,7 +14,15 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import LLMContext, MessageCache, Model, StreamOptions, transform_messages
+from pi_core.providers import (
+    EncodedParts,
+    LLMContext,
+    MessageCache,
+    Model,
+    StreamOptions,
+    json_bytes,
+    transform_messages,
+)
 
 THINKING_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}
@@ -88,8 +96,9 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     }
 
 
-_BLOCKS: MessageCache[Any] = MessageCache()
-"""Each message's blocks (a tool result: its one block), read-only: bodies share them."""
+_BLOCKS: MessageCache[tuple[Any, tuple[tuple[dict[str, Any], bytes], ...]]] = MessageCache()
+"""Each message's blocks (a tool result: its one block) and each block's JSON text, read-only:
+request bodies share them."""
 
 
 def _blocks_of(message: Any) -> Any:
@@ -102,16 +111,28 @@ def _blocks_of(message: Any) -> Any:
     return None
 
 
+def _blocks_and_texts(message: Any) -> tuple[Any, tuple[tuple[dict[str, Any], bytes], ...]]:
+    converted = _blocks_of(message)
+    blocks = converted if isinstance(converted, list) else [converted] if converted else []
+    return converted, tuple((block, json_bytes(block)) for block in blocks)
+
+
 def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage) -> str:
     """Another model's tool-call id as the Messages API takes it: at most 64 safe characters."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
 
 
-def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
-    """Convert messages; consecutive tool results share one user message, as the API requires."""
+def build_messages(
+    model: Model, context: LLMContext, parts: EncodedParts | None = None
+) -> list[dict[str, Any]]:
+    """Convert messages; consecutive tool results share one user message, as the API requires.
+    `parts` (if given) gets the JSON text of each block converted by an earlier request."""
     messages: list[dict[str, Any]] = []
     for message in transform_messages(context.messages, model, normalize_tool_call_id):
-        converted = _BLOCKS.get(message, None, _blocks_of)
+        converted, texts = _BLOCKS.get(message, None, _blocks_and_texts)
+        if parts is not None:
+            for block, encoded in texts:
+                parts.add(block, [encoded])
         if isinstance(message, UserMessage):
             messages.append({"role": "user", "content": list(converted)})
         elif isinstance(message, AssistantMessage):
@@ -130,11 +151,17 @@ def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
     return messages
 
 
-def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> dict[str, Any]:
-    """Return the request body: system (cached), messages, tools, token limit, thinking."""
+def build_payload(
+    model: Model,
+    context: LLMContext,
+    options: StreamOptions,
+    parts: EncodedParts | None = None,
+) -> dict[str, Any]:
+    """Return the request body: system (cached), messages, tools, token limit, thinking
+    (`parts` as for `build_messages`)."""
     payload: dict[str, Any] = {
         "model": model.id,
-        "messages": build_messages(model, context),
+        "messages": build_messages(model, context, parts),
         "max_tokens": options.max_tokens or min(model.max_tokens or 32_000, 32_000),
         "stream": True,
     }

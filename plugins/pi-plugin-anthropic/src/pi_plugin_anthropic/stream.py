@@ -10,6 +10,7 @@ from pi_core.messages import StopReason
 from pi_core.providers import (
     AssistantMessageBuilder,
     AssistantMessageEvent,
+    EncodedParts,
     LLMContext,
     Model,
     StreamOptions,
@@ -118,7 +119,8 @@ async def stream_messages(
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
-    payload = build_payload(model, context, options)
+    parts = EncodedParts()
+    payload = build_payload(model, context, options, parts)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
@@ -127,7 +129,7 @@ async def stream_messages(
     try:
         from pi_core.ai.http import is_json, open_stream, read_json
 
-        body = encode_payload(payload)
+        body = encode_payload(payload, parts)
         headers = request_headers(model, options, bool(payload.get("tools")))
         async with open_stream(
             base_url(model), "v1/messages", body, headers, signal, options.on_response

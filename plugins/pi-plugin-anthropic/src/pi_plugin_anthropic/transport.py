@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from pi_core import __version__
-from pi_core.providers import Model, StreamOptions
+from pi_core.providers import EncodedParts, Model, StreamOptions, encode_body
 from pi_plugin_anthropic.convert import ADAPTIVE_MODELS
 
 if TYPE_CHECKING:
@@ -65,11 +65,11 @@ def request_headers(model: Model, options: StreamOptions, has_tools: bool) -> di
     return headers
 
 
-def encode_payload(payload: dict[str, Any]) -> bytes:
+def encode_payload(payload: dict[str, Any], parts: EncodedParts | None = None) -> bytes:
     """Serialise the body with its top-level keys sorted, the order the `anthropic` SDK sent them
-    in, so requests stay byte-for-byte what they were."""
-    ordered = dict(sorted(payload.items()))
-    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":")).encode()
+    in, so requests stay byte-for-byte what they were; the blocks whose JSON text `parts` holds
+    are spliced in, not encoded again."""
+    return encode_body(dict(sorted(payload.items())), parts)
 
 
 async def stream_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:

@@ -11,6 +11,7 @@ from pi_core.messages import StopReason
 from pi_core.providers import (
     AssistantMessageBuilder,
     AssistantMessageEvent,
+    EncodedParts,
     LLMContext,
     Model,
     StreamOptions,
@@ -147,12 +148,13 @@ async def stream_completions(
     builder = AssistantMessageBuilder(model)
     blocks = _Blocks(builder)
     signal = options.signal
-    payload = build_payload(model, context, options)
+    parts = EncodedParts()
+    payload = build_payload(model, context, options, parts)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
-        async with open_response(model, "chat/completions", payload, options, {}) as body:
+        async with open_response(model, "chat/completions", payload, options, {}, parts) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
                 for event in blocks.chunk(completion_as_chunk(body)):
                     yield event

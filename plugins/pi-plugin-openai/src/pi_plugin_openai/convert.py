@@ -16,7 +16,16 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import LLMContext, MessageCache, Model, StreamOptions, transform_messages
+from pi_core.providers import (
+    EncodedParts,
+    LLMContext,
+    MessageCache,
+    Model,
+    PrefixCache,
+    StreamOptions,
+    json_bytes,
+    transform_messages,
+)
 
 
 def compat(model: Model, key: str, default: Any) -> Any:
@@ -84,8 +93,8 @@ def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage)
     return call_id
 
 
-_CONVERTED: MessageCache[dict[str, Any] | None] = MessageCache()
-"""Each message's Chat Completions form (read-only: a request body shares them)."""
+_CONVERTED: MessageCache[tuple[dict[str, Any] | None, bytes]] = MessageCache()
+"""Each message's Chat Completions form and its JSON (read-only: request bodies share them)."""
 
 
 def _convert(model: Model, message: Any) -> dict[str, Any] | None:
@@ -98,31 +107,67 @@ def _convert(model: Model, message: Any) -> dict[str, Any] | None:
     return None
 
 
-def build_messages(model: Model, context: LLMContext) -> list[dict[str, Any]]:
-    """Convert the system prompt and messages to Chat Completions messages."""
-    messages: list[dict[str, Any]] = []
-    if context.system_prompt:
-        developer = model.reasoning and compat(model, "supportsDeveloperRole", True)
-        messages.append(
-            {"role": "developer" if developer else "system", "content": context.system_prompt}
-        )
+def _convert_and_encode(model: Model, message: Any) -> tuple[dict[str, Any] | None, bytes]:
+    converted = _convert(model, message)
+    return converted, json_bytes(converted) if converted is not None else b""
+
+
+_Converted = tuple[list[dict[str, Any]], list[bytes]]
+_PREFIXES: PrefixCache[_Converted] = PrefixCache()
+"""The previous request's converted messages and their JSON pieces (each message's bytes, with
+commas between), by model and variant."""
+_COMMA = b","
+
+
+def build_messages(
+    model: Model, context: LLMContext, parts: EncodedParts | None = None
+) -> list[dict[str, Any]]:
+    """Convert the system prompt and messages to Chat Completions messages; `parts` (if given)
+    gets the list's JSON, made mostly of the previous request's."""
     variant = (
         compat(model, "requiresThinkingAsText", False),
         compat(model, "requiresToolResultName", False),
     )
-    get, convert = _CONVERTED.get, partial(_convert, model)
-    for message in transform_messages(context.messages, model, normalize_tool_call_id):
-        converted = get(message, variant, convert)
+    transformed = transform_messages(context.messages, model, normalize_tool_call_id)
+    key = (model.provider, model.api, model.id, variant)
+    start, saved = _PREFIXES.resume(key, transformed)
+    converted_all = list(saved[0]) if saved is not None else []
+    pieces = list(saved[1]) if saved is not None else []
+    get, convert = _CONVERTED.get, partial(_convert_and_encode, model)
+    for message in transformed[start:]:
+        converted, encoded = get(message, variant, convert)
         if converted is not None:
-            messages.append(converted)
+            converted_all.append(converted)
+            if pieces:
+                pieces.append(_COMMA)
+            pieces.append(encoded)
+    _PREFIXES.save(key, transformed, (converted_all, pieces))
+    messages: list[dict[str, Any]] = []
+    head = [b"["]
+    if context.system_prompt:
+        developer = model.reasoning and compat(model, "supportsDeveloperRole", True)
+        system = {"role": "developer" if developer else "system", "content": context.system_prompt}
+        messages.append(system)
+        head.append(json_bytes(system))
+        if pieces:
+            head.append(_COMMA)
+    messages.extend(converted_all)
+    if parts is not None:
+        parts.add(messages, [*head, *pieces, b"]"])
     return messages
 
 
-def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> dict[str, Any]:
-    """Return the request body: model, messages, tools, token limit, usage and reasoning options."""
+def build_payload(
+    model: Model,
+    context: LLMContext,
+    options: StreamOptions,
+    parts: EncodedParts | None = None,
+) -> dict[str, Any]:
+    """Return the request body: model, messages, tools, token limit, usage and reasoning options
+    (`parts` as for `build_messages`)."""
     payload: dict[str, Any] = {
         "model": model.id,
-        "messages": build_messages(model, context),
+        "messages": build_messages(model, context, parts),
         "stream": True,
     }
     if compat(model, "supportsUsageInStreaming", True):

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pi_core.providers import (
     AssistantMessageBuilder,
     AssistantMessageEvent,
+    EncodedParts,
     LLMContext,
     Model,
     StreamOptions,
@@ -27,13 +28,14 @@ async def stream_responses(
     builder = AssistantMessageBuilder(model)
     output = ResponsesEvents(builder)
     signal = options.signal
-    payload = build_payload(model, context, options)
+    parts = EncodedParts()
+    payload = build_payload(model, context, options, parts)
     if options.on_payload is not None:
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
         headers = session_headers(model, options)
-        async with open_response(model, "responses", payload, options, headers) as body:
+        async with open_response(model, "responses", payload, options, headers, parts) as body:
             if isinstance(body, dict):
                 for event in output.replay(body):
                     yield event

@@ -15,7 +15,16 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.providers import THINKING_LEVELS, LLMContext, Model, StreamOptions, ToolSpec
+from pi_core.providers import (
+    THINKING_LEVELS,
+    EncodedParts,
+    LLMContext,
+    Model,
+    PrefixCache,
+    StreamOptions,
+    ToolSpec,
+    json_bytes,
+)
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
 
@@ -118,27 +127,56 @@ def _tool_result(message: ToolResultMessage, model: Model) -> dict[str, Any]:
     }
 
 
-def build_input(model: Model, context: LLMContext) -> list[dict[str, Any]]:
-    """Convert the system prompt and messages to Responses API `input` items."""
+_Converted = tuple[list[dict[str, Any]], list[bytes], int]
+_PREFIXES: PrefixCache[_Converted] = PrefixCache()
+"""The previous request's input items, their JSON pieces (each item's bytes, commas between)
+and the count of messages that made items, by model."""
+_COMMA = b","
+
+
+def _items_of(message: Any, model: Model, index: int) -> list[dict[str, Any]]:
+    if isinstance(message, UserMessage):
+        user = _user(message)
+        return [user] if user is not None else []
+    if isinstance(message, AssistantMessage):
+        return _assistant(message, model, index)
+    return [_tool_result(message, model)]
+
+
+def build_input(
+    model: Model, context: LLMContext, parts: EncodedParts | None = None
+) -> list[dict[str, Any]]:
+    """Convert the system prompt and messages to Responses API `input` items; `parts` (if given)
+    gets the list's JSON, made mostly of the previous request's."""
+    prepared = prepare_messages(context.messages, model)
+    key = (model.provider, model.api, model.id, "image" in model.input)
+    start, saved = _PREFIXES.resume(key, prepared)
+    converted = list(saved[0]) if saved is not None else []
+    pieces = list(saved[1]) if saved is not None else []
+    index = saved[2] if saved is not None else 0
+    for message in prepared[start:]:
+        new_items = _items_of(message, model, index)
+        if not new_items:
+            continue
+        for item in new_items:
+            if pieces:
+                pieces.append(_COMMA)
+            pieces.append(json_bytes(item))
+        converted += new_items
+        index += 1
+    _PREFIXES.save(key, prepared, (converted, pieces, index))
     items: list[dict[str, Any]] = []
+    head = [b"["]
     if context.system_prompt:
         role = "developer" if model.reasoning else "system"
-        items.append({"role": role, "content": context.system_prompt})
-    index = 0
-    for message in prepare_messages(context.messages, model):
-        if isinstance(message, UserMessage):
-            user = _user(message)
-            if user is None:
-                continue
-            items.append(user)
-        elif isinstance(message, AssistantMessage):
-            converted = _assistant(message, model, index)
-            if not converted:
-                continue
-            items += converted
-        else:
-            items.append(_tool_result(message, model))
-        index += 1
+        system = {"role": role, "content": context.system_prompt}
+        items.append(system)
+        head.append(json_bytes(system))
+        if pieces:
+            head.append(_COMMA)
+    items += converted
+    if parts is not None:
+        parts.add(items, [*head, *pieces, b"]"])
     return items
 
 
@@ -184,11 +222,17 @@ def reasoning_effort(model: Model, level: str | None) -> str | None:
     return mapped if isinstance(mapped, str) else level
 
 
-def build_payload(model: Model, context: LLMContext, options: StreamOptions) -> dict[str, Any]:
-    """Return the request body: input items, tools, output limit, reasoning and caching options."""
+def build_payload(
+    model: Model,
+    context: LLMContext,
+    options: StreamOptions,
+    parts: EncodedParts | None = None,
+) -> dict[str, Any]:
+    """Return the request body: input items, tools, output limit, reasoning and caching options
+    (`parts` as for `build_input`)."""
     payload: dict[str, Any] = {
         "model": model.id,
-        "input": build_input(model, context),
+        "input": build_input(model, context, parts),
         "stream": True,
         "store": False,
     }

@@ -14,7 +14,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from pi_core import __version__
-from pi_core.providers import Model, StreamOptions
+from pi_core.providers import EncodedParts, Model, StreamOptions, encode_body
 
 if TYPE_CHECKING:
     import httpx
@@ -59,13 +59,14 @@ def request_headers(model: Model, options: StreamOptions, extra: dict[str, str])
     return headers
 
 
-def encode_payload(path: str, payload: dict[str, Any]) -> bytes:
+def encode_payload(path: str, payload: dict[str, Any], parts: EncodedParts | None = None) -> bytes:
     """Serialise the body with the top-level keys in the order the `openai` SDK sent them (its
-    leading keys, then the rest sorted), so requests stay byte-for-byte what they were."""
+    leading keys, then the rest sorted), so requests stay byte-for-byte what they were; the
+    messages whose JSON text `parts` holds are spliced in, not encoded again."""
     first = [key for key in _FIRST_KEYS.get(path, ()) if key in payload]
     ordered = {key: payload[key] for key in first}
     ordered.update(sorted((k, v) for k, v in payload.items() if k not in ordered))
-    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":")).encode()
+    return encode_body(ordered, parts)
 
 
 @asynccontextmanager
@@ -75,12 +76,13 @@ async def open_response(
     payload: dict[str, Any],
     options: StreamOptions,
     extra_headers: dict[str, str],
+    parts: EncodedParts | None = None,
 ) -> AsyncIterator[dict[str, Any] | EventStream]:
     """POST the payload; yield the stream's events (each `data:` JSON as a dict), or the JSON
     body (a dict) a server sent instead of a stream."""
     from pi_core.ai.http import is_json, open_stream, read_json
 
-    body = encode_payload(path, payload)
+    body = encode_payload(path, payload, parts)
     headers = request_headers(model, options, extra_headers)
     async with open_stream(
         base_url(model), path, body, headers, options.signal, options.on_response
