@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from pi_core.modes.interactive.rendering import MarkdownStream, ansi_fragments, strip_ansi
 from pi_core.modes.interactive.terminal_output import TerminalWriter
@@ -180,3 +181,29 @@ def test_a_redraw_queued_for_what_was_already_drawn_is_skipped() -> None:
     after_keys, renders = asyncio.run(scenario())
     assert after_keys.count("ab") == 1  # drawn once, not again by the queued redraw
     assert renders.count("ab") >= 2
+
+
+async def test_the_key_bindings_are_looked_up_once_not_at_each_key_press(tmp_path: Path) -> None:
+    # prompt_toolkit caches the merged key bindings by the layout's controls: a layout that
+    # made a new control at each look made every key press search all bindings again
+    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.extension_ui import InteractiveUI
+    from pi_core.modes.interactive.themes.active import startup_theme
+    from pi_core.plugins.manager import LoadOptions
+    from pi_core.sdk import create_agent_session
+    from pi_core.session.manager import SessionManager
+
+    session = await create_agent_session(
+        cwd=tmp_path,
+        session=SessionManager.in_memory(str(tmp_path)),
+        load_options=LoadOptions(extension_paths=[]),
+    )
+    try:
+        theme, _ = startup_theme(session, color=False)
+        app = InteractiveApp(session, InteractiveUI(), theme).app
+        first = set(app.layout.find_all_controls())
+        assert first == set(app.layout.find_all_controls())
+        bindings = app.key_processor._bindings
+        assert bindings._key_bindings is bindings._key_bindings  # type: ignore[attr-defined]
+    finally:
+        await session.shutdown()

@@ -175,6 +175,9 @@ class InteractiveApp:
             dont_extend_height=True,
             wrap_lines=True,
         )
+        # one placeholder for good: a new Window at each look made prompt_toolkit's key-binding
+        # cache (keyed by the layout's controls) miss, and every key press searched all bindings
+        no_component = Window(height=0)
         return HSplit(
             [
                 ConditionalContainer(
@@ -184,7 +187,7 @@ class InteractiveApp:
                 Window(height=1, char="─", style=self._border_style),
                 ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
                 ConditionalContainer(
-                    DynamicContainer(lambda: self.custom_component or Window(height=0)),
+                    DynamicContainer(lambda: self.custom_component or no_component),
                     filter=custom_open,
                 ),
                 ConditionalContainer(dialog_text, filter=dialog_open),
