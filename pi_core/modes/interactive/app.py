@@ -65,7 +65,7 @@ from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
-RENDER_SLICE_SECONDS = 0.004  # rendering work done between two looks at the keyboard
+RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
 MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
