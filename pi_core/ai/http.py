@@ -38,7 +38,7 @@ long thinking stream is never cut while it still sends something."""
 
 T = TypeVar("T")
 
-LOOP_SLICE_SECONDS = 0.004
+LOOP_SLICE_SECONDS = 0.002
 """How long `sse_events` may run (with its consumer) before it lets the event loop serve others."""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 from pi_core.modes.interactive.rendering import MarkdownStream, ansi_fragments, strip_ansi
 from pi_core.modes.interactive.terminal_output import TerminalWriter
@@ -82,3 +83,127 @@ def test_a_closed_terminal_drops_output_instead_of_blocking() -> None:
     finally:
         writer.close()
         os.close(write_end)
+
+
+def test_a_key_press_is_drawn_before_the_loop_runs_other_queued_work() -> None:
+    import asyncio
+
+    from prompt_toolkit.buffer import Buffer
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import BufferControl
+    from prompt_toolkit.output import DummyOutput
+
+    from pi_core.modes.interactive.app import _Application
+
+    async def scenario() -> list[str]:
+        order: list[str] = []
+        with create_pipe_input() as keyboard:
+            buffer = Buffer()
+            app = _Application(
+                layout=Layout(Window(BufferControl(buffer))),
+                input=keyboard,
+                output=DummyOutput(),
+                max_render_postpone_time=None,
+            )
+            drawn = asyncio.Event()
+
+            def rendered(_: object) -> None:
+                order.append(f"render {buffer.text!r}")
+                drawn.set()
+
+            app.after_render += rendered
+            app.key_processor.after_key_press += lambda _: order.append("key")
+            running = asyncio.ensure_future(app.run_async())
+            await drawn.wait()  # the first frame
+
+            async def stream() -> None:  # like a stream parser: one slice per loop pass
+                while "x" not in buffer.text or order[-1] == "key":
+                    order.append("slice")
+                    await asyncio.sleep(0)
+                order.append("slice")
+
+            streaming = asyncio.ensure_future(stream())
+            await asyncio.sleep(0)
+            keyboard.send_text("x")
+            await streaming
+            app.exit(result=0)
+            await running
+        return order
+
+    order = asyncio.run(scenario())
+    key = order.index("key")
+    assert order[key + 1] == "render 'x'"  # not a slice of the stream first
+
+
+def test_a_redraw_queued_for_what_was_already_drawn_is_skipped() -> None:
+    import asyncio
+
+    from prompt_toolkit.buffer import Buffer
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.layout import Layout, Window
+    from prompt_toolkit.layout.controls import BufferControl
+    from prompt_toolkit.output import DummyOutput
+
+    from pi_core.modes.interactive.app import _Application
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        renders: list[str] = []
+        with create_pipe_input() as keyboard:
+            buffer = Buffer()
+            app = _Application(
+                layout=Layout(Window(BufferControl(buffer))),
+                input=keyboard,
+                output=DummyOutput(),
+                max_render_postpone_time=None,
+            )
+            typed = asyncio.Event()
+
+            def rendered(_: object) -> None:
+                renders.append(buffer.text)
+                if buffer.text == "ab":
+                    typed.set()
+
+            app.after_render += rendered
+            running = asyncio.ensure_future(app.run_async())
+            keyboard.send_text("ab")
+            await typed.wait()
+            for _ in range(5):  # let the queued redraw run
+                await asyncio.sleep(0)
+            after_keys = list(renders)
+            app.invalidate()  # a real change still draws
+            for _ in range(5):
+                await asyncio.sleep(0)
+            app.exit(result=0)
+            await running
+        return after_keys, renders
+
+    after_keys, renders = asyncio.run(scenario())
+    assert after_keys.count("ab") == 1  # drawn once, not again by the queued redraw
+    assert renders.count("ab") >= 2
+
+
+async def test_the_key_bindings_are_looked_up_once_not_at_each_key_press(tmp_path: Path) -> None:
+    # prompt_toolkit caches the merged key bindings by the layout's controls: a layout that
+    # made a new control at each look made every key press search all bindings again
+    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.extension_ui import InteractiveUI
+    from pi_core.modes.interactive.themes.active import startup_theme
+    from pi_core.plugins.manager import LoadOptions
+    from pi_core.sdk import create_agent_session
+    from pi_core.session.manager import SessionManager
+
+    session = await create_agent_session(
+        cwd=tmp_path,
+        session=SessionManager.in_memory(str(tmp_path)),
+        load_options=LoadOptions(extension_paths=[]),
+    )
+    try:
+        theme, _ = startup_theme(session, color=False)
+        app = InteractiveApp(session, InteractiveUI(), theme).app
+        first = set(app.layout.find_all_controls())
+        assert first == set(app.layout.find_all_controls())
+        bindings = app.key_processor._bindings
+        assert bindings._key_bindings is bindings._key_bindings  # type: ignore[attr-defined]
+    finally:
+        await session.shutdown()

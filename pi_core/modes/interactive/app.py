@@ -65,7 +65,7 @@ from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
-RENDER_SLICE_SECONDS = 0.004  # rendering work done between two looks at the keyboard
+RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
 MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -175,6 +175,9 @@ class InteractiveApp:
             dont_extend_height=True,
             wrap_lines=True,
         )
+        # one placeholder for good: a new Window at each look made prompt_toolkit's key-binding
+        # cache (keyed by the layout's controls) miss, and every key press searched all bindings
+        no_component = Window(height=0)
         return HSplit(
             [
                 ConditionalContainer(
@@ -184,7 +187,7 @@ class InteractiveApp:
                 Window(height=1, char="─", style=self._border_style),
                 ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
                 ConditionalContainer(
-                    DynamicContainer(lambda: self.custom_component or Window(height=0)),
+                    DynamicContainer(lambda: self.custom_component or no_component),
                     filter=custom_open,
                 ),
                 ConditionalContainer(dialog_text, filter=dialog_open),
@@ -756,7 +759,47 @@ class InteractiveApp:
 
 
 class _Application(Application[int]):
-    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output."""
+    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output, and
+    a key press is drawn as soon as it is handled.
+
+    prompt_toolkit queues the redraw behind whatever else is ready on the loop; while an answer
+    streams that is a slice of stream parsing and one of markdown rendering, so the key's echo
+    waited for both. Here the redraw runs right after the keys are handled, and the queued
+    redraw that follows is skipped when nothing changed in between.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._drawn_ahead = False  # a redraw ran ahead of the one prompt_toolkit queued
+        self._changed_since = False  # something asked for a redraw after that one
+        processor = self.key_processor
+        process_keys = processor.process_keys
+
+        def process_keys_then_draw() -> None:
+            process_keys()
+            self.draw_now()
+
+        processor.process_keys = process_keys_then_draw  # type: ignore[method-assign]
+
+    def invalidate(self) -> None:
+        """Ask for a redraw (prompt_toolkit's), remembering that something changed."""
+        self._changed_since = True
+        super().invalidate()
+
+    def draw_now(self) -> None:
+        """Draw a pending redraw at once instead of after the loop's queued work."""
+        if not self._invalidated or not self.is_running or self.is_done:
+            return
+        self._changed_since = False
+        super()._redraw()
+        self._drawn_ahead = True
+
+    def _redraw(self, render_as_done: bool = False) -> None:
+        if self._drawn_ahead and not render_as_done:
+            self._drawn_ahead = False
+            if not self._changed_since and self.renderer.last_rendered_screen is not None:
+                return  # the queued redraw of what draw_now drew (and nothing erased it since)
+        super()._redraw(render_as_done)
 
     def drain(self) -> None:
         """Replaced by the REPL's writer drain."""
