@@ -24,6 +24,7 @@ from pi_core.providers import (
     StreamOptions,
     ToolSpec,
     json_bytes,
+    json_text,
 )
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
@@ -31,17 +32,12 @@ from pi_plugin_openai.history import prepare_messages, short_hash
 _LEVELS: tuple[str, ...] = THINKING_LEVELS
 
 
-def to_json(value: Any) -> str:
-    """Serialize compactly, as the API itself writes arguments and as pi stores items."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 def text_signature(item_id: str, phase: str | None) -> str:
     """Return what a text block keeps of its output message: `{"v":1,"id":…,"phase":…}`."""
     payload: dict[str, Any] = {"v": 1, "id": item_id}
     if phase:
         payload["phase"] = phase
-    return to_json(payload)
+    return json_text(payload)
 
 
 def _parse_text_signature(signature: str | None) -> tuple[str | None, str | None]:
@@ -106,7 +102,7 @@ def _assistant(message: AssistantMessage, model: Model, index: int) -> list[dict
             # a call of another model of this API was paired with that model's reasoning items
             if item_id and not (other_model and item_id.startswith("fc_")):
                 call["id"] = item_id
-            call.update(call_id=call_id, name=block.name, arguments=to_json(block.arguments))
+            call.update(call_id=call_id, name=block.name, arguments=json_text(block.arguments))
             items.append(call)
     return items
 

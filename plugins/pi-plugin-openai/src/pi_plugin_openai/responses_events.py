@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from pi_core.messages import StopReason, ToolCall
-from pi_core.providers import AssistantMessageBuilder, AssistantMessageEvent
-from pi_plugin_openai.responses_convert import text_signature, to_json
+from pi_core.providers import AssistantMessageBuilder, AssistantMessageEvent, json_text
+from pi_plugin_openai.responses_convert import text_signature
 
 _STATUS: dict[str, StopReason] = {
     "completed": "stop",
@@ -148,7 +148,7 @@ class ResponsesEvents:
         index = self.open[1]
         self.open = None
         if kind == "thinking":
-            events.append(self.builder.thinking_end(index, to_json(item)))
+            events.append(self.builder.thinking_end(index, json_text(item)))
         elif kind == "text":
             signature = text_signature(item.get("id") or "", item.get("phase"))
             events.append(self.builder.text_end(index, signature))
