@@ -134,3 +134,22 @@ def test_each_request_sends_the_bytes_of_a_fresh_encoding(
     spliced, full = body(convert_to_llm(compacted), "system")
     assert spliced == full
     assert json.loads(spliced) == json.loads(body(convert_to_llm(list(compacted)), "system")[1])
+
+
+def test_anthropic_request_converts_only_what_follows_the_last_assistant_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    transcript = list(_turns(ANTHROPIC))[:12]  # two prompts, each ending in "done"
+    _anthropic_body(convert_to_llm(transcript), "system")
+    added: list[Any] = []
+    original = anthropic_convert._Turns.add
+
+    def counting_add(self: Any, message: Any) -> bool:
+        added.append(message)
+        return original(self, message)
+
+    monkeypatch.setattr(anthropic_convert._Turns, "add", counting_add)
+    transcript.append(UserMessage(content="one more"))
+    spliced, full = _anthropic_body(convert_to_llm(transcript), "system")
+    assert spliced == full
+    assert added == [transcript[-1]]  # the 12 earlier messages were taken as they were

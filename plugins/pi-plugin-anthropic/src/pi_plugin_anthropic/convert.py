@@ -19,6 +19,7 @@ from pi_core.providers import (
     LLMContext,
     MessageCache,
     Model,
+    PrefixCache,
     StreamOptions,
     json_bytes,
     transform_messages,
@@ -122,32 +123,93 @@ def normalize_tool_call_id(call_id: str, model: Model, source: AssistantMessage)
     return re.sub(r"[^a-zA-Z0-9_-]", "_", call_id)[:64]
 
 
+class _Turns:
+    """API messages being built: one per user or assistant message, consecutive tool results
+    sharing one user message (as the API requires), each with its blocks' JSON texts."""
+
+    __slots__ = ("messages", "texts")
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.texts: list[list[bytes]] = []
+
+    def add(self, message: Any) -> bool:
+        """Add one context message; return whether it closed the turns before it (an assistant
+        message was added: nothing later joins an earlier API message)."""
+        converted, texts = _BLOCKS.get(message, None, _blocks_and_texts)
+        encoded = [text for _, text in texts]
+        if isinstance(message, UserMessage):
+            self._append("user", list(converted), encoded)
+        elif isinstance(message, AssistantMessage):
+            if converted:
+                self._append("assistant", list(converted), encoded)
+                return True
+        elif isinstance(message, ToolResultMessage):
+            last = self.messages[-1] if self.messages else None
+            if last and last["role"] == "user" and last["content"][-1]["type"] == "tool_result":
+                last["content"].append(converted)
+                self.texts[-1].extend(encoded)
+            else:
+                self._append("user", [converted], encoded)
+        return False
+
+    def _append(self, role: str, blocks: list[dict[str, Any]], texts: list[bytes]) -> None:
+        self.messages.append({"role": role, "content": blocks})
+        self.texts.append(texts)
+
+    def encoded(self, start: int, end: int) -> list[bytes]:
+        """The JSON text of the API messages from `start` to `end`."""
+        return [
+            _message_json(message["role"], texts)
+            for message, texts in zip(self.messages[start:end], self.texts[start:end], strict=True)
+        ]
+
+
+def _message_json(role: str, texts: list[bytes]) -> bytes:
+    """The JSON text of `{"role": role, "content": blocks}`, from its blocks' texts."""
+    return b'{"role":"' + role.encode() + b'","content":[' + b",".join(texts) + b"]}"
+
+
+_Saved = tuple[list[dict[str, Any]], list[bytes]]
+_PREFIXES: PrefixCache[_Saved] = PrefixCache()
+"""The previous request's finished API messages (up to its last assistant message: nothing after
+it can change them) and each one's JSON text, by model."""
+_CACHED_TAIL = b',"cache_control":{"type":"ephemeral"}}]}'
+
+
 def build_messages(
     model: Model, context: LLMContext, parts: EncodedParts | None = None
 ) -> list[dict[str, Any]]:
     """Convert messages; consecutive tool results share one user message, as the API requires.
-    `parts` (if given) gets the JSON text of each block converted by an earlier request."""
-    messages: list[dict[str, Any]] = []
-    for message in transform_messages(context.messages, model, normalize_tool_call_id):
-        converted, texts = _BLOCKS.get(message, None, _blocks_and_texts)
-        if parts is not None:
-            for block, encoded in texts:
-                parts.add(block, [encoded])
-        if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": list(converted)})
-        elif isinstance(message, AssistantMessage):
-            if converted:
-                messages.append({"role": "assistant", "content": list(converted)})
-        elif isinstance(message, ToolResultMessage):
-            last = messages[-1] if messages else None
-            if last and last["role"] == "user" and last["content"][-1]["type"] == "tool_result":
-                last["content"].append(converted)
-            else:
-                messages.append({"role": "user", "content": [converted]})
-    for message in reversed(messages):  # cache up to the last user turn
-        if message["role"] == "user" and message["content"]:
-            message["content"][-1] = {**message["content"][-1], "cache_control": CACHE}
+    The last user message's last block is marked for prompt caching. Messages up to the previous
+    request's last assistant message are taken as they were (with their JSON text, which `parts`,
+    if given, gets for the whole list), so a long history is not converted again."""
+    transformed = transform_messages(context.messages, model, normalize_tool_call_id)
+    key = (model.provider, model.api, model.id)
+    start, saved = _PREFIXES.resume(key, transformed)
+    finished = list(saved[0]) if saved is not None else []
+    finished_json = list(saved[1]) if saved is not None else []
+    turns, closed_at, closed_count = _Turns(), start, 0
+    for position, message in enumerate(transformed[start:], start):
+        if turns.add(message):
+            closed_at, closed_count = position + 1, len(turns.messages)
+    # what the new messages made up to their last assistant message is final: keep it for the next
+    # request (the user messages after it may still gain tool results, or the cache mark)
+    finished += turns.messages[:closed_count]
+    finished_json += turns.encoded(0, closed_count)
+    _PREFIXES.save(key, transformed[:closed_at], (finished, finished_json))
+    messages = finished + turns.messages[closed_count:]
+    encoded = finished_json + turns.encoded(closed_count, len(turns.messages))
+    for index in range(len(messages) - 1, -1, -1):  # cache up to the last user turn
+        turn = messages[index]
+        if turn["role"] == "user" and turn["content"]:
+            last = {**turn["content"][-1], "cache_control": CACHE}
+            messages[index] = {"role": "user", "content": [*turn["content"][:-1], last]}
+            # the last block's closing brace, then the list's and the message's: `}]}`
+            encoded[index] = encoded[index][:-3] + _CACHED_TAIL
             break
+    if parts is not None:
+        parts.add(messages, [b"[", b",".join(encoded), b"]"])
     return messages
 
 
