@@ -208,8 +208,10 @@ def build_messages(
             # the last block's closing brace, then the list's and the message's: `}]}`
             encoded[index] = encoded[index][:-3] + _CACHED_TAIL
             break
-    if parts is not None:
-        parts.add(messages, [b"[", b",".join(encoded), b"]"])
+    if parts is not None and encoded:
+        pieces = [b","] * (2 * len(encoded) - 1)
+        pieces[::2] = encoded  # each message's text, commas between: copied once, by encode_body
+        parts.add(messages, [b"[", *pieces, b"]"])
     return messages
 
 
