@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import ssl
 import sys
 import time
 import weakref
@@ -99,10 +100,34 @@ async def client_for(base_url: str) -> httpx.AsyncClient:
     client = pool.clients.get(base_url)
     if client is None:
         # No TLS set-up (loading the CA bundle) for plain-http endpoints such as a local server.
-        plain = base_url.startswith("http://")
-        client = httpx.AsyncClient(timeout=TIMEOUT, verify=not plain)
+        verify = not base_url.startswith("http://")
+        transport = asyncio_transport(verify)
+        client = httpx.AsyncClient(timeout=TIMEOUT, verify=verify, transport=transport)
         pool.clients[base_url] = client
     return client
+
+
+def asyncio_transport(verify: bool | ssl.SSLContext) -> httpx.AsyncHTTPTransport:
+    """Return httpx's transport with its connection pool on our asyncio network backend.
+
+    httpx has no argument for httpcore's `network_backend`, so the pool is replaced with one built
+    as httpx builds it (its default limits) plus the backend. Proxies from the environment are
+    separate transports that the client mounts itself, on httpcore's default backend.
+    """
+    import httpcore
+
+    from pi_core.ai.net import AsyncioBackend
+
+    ssl_context = httpx.create_ssl_context(verify=verify)  # the CA bundle is loaded once
+    transport = httpx.AsyncHTTPTransport(verify=ssl_context)
+    transport._pool = httpcore.AsyncConnectionPool(
+        ssl_context=ssl_context,
+        max_connections=100,
+        max_keepalive_connections=20,
+        keepalive_expiry=5.0,
+        network_backend=AsyncioBackend(),
+    )
+    return transport
 
 
 def join_url(base_url: str, path: str) -> str:
