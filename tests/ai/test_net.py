@@ -16,7 +16,7 @@ import httpcore
 import httpx
 import pytest
 
-from pi_core.ai.http import asyncio_transport, client_for
+from pi_core.ai.http import asyncio_transport, client_for, open_stream
 from pi_core.ai.model import Model
 from pi_core.ai.net import READ_BUFFER_LIMIT, AsyncioBackend, _Receiver
 from pi_core.ai.protocol import LLMContext, StreamOptions
@@ -35,6 +35,7 @@ class LoopbackServer:
         self.tls = tls
         self.connections = 0
         self.requests: list[bytes] = []
+        self.request_lines: list[bytes] = []
         self.silent = False
         self.server: asyncio.Server | None = None
 
@@ -56,6 +57,7 @@ class LoopbackServer:
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
+                self.request_lines.append(head.split(b"\r\n", 1)[0])
                 length = 0
                 for line in head.split(b"\r\n"):
                     name, _, value = line.partition(b":")
@@ -219,6 +221,17 @@ async def test_tls_sends_the_host_name_and_checks_the_certificate(
         client = await client_for(f"https://localhost:{server.port}")
         with pytest.raises(httpx.ConnectError, match="CERTIFICATE_VERIFY_FAILED"):
             await client.post(url, content=b"{}")
+
+
+async def test_a_proxy_from_the_environment_is_still_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    async with LoopbackServer([b"data: proxied\n\n"]) as proxy:
+        monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.port}")
+        monkeypatch.delenv("NO_PROXY", raising=False)
+        monkeypatch.delenv("no_proxy", raising=False)
+        async with open_stream("http://api.example.invalid/v1", "chat", b"{}", {}) as response:
+            body = await response.aread()
+    assert body == b"data: proxied\n\n"
+    assert proxy.request_lines == [b"POST http://api.example.invalid/v1/chat HTTP/1.1"]
 
 
 async def test_connection_refused_is_a_connect_error() -> None:
