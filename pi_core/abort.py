@@ -64,17 +64,31 @@ class AbortSignal:
     async def race(self, awaitable: Awaitable[T]) -> T:
         """Await `awaitable`, but cancel it and raise `AbortError` as soon as abort is requested."""
         self.raise_if_aborted()
-        work = asyncio.ensure_future(awaitable)
-        aborted = asyncio.ensure_future(self.wait())
+        # The awaiting task itself is cancelled on abort, as `asyncio.timeout` does: no task of
+        # its own for the work, nor one waiting for the abort (this runs for every tool call).
+        task = asyncio.current_task()
+        assert task is not None
+        interrupted = False
+
+        def interrupt() -> None:
+            nonlocal interrupted
+            interrupted = True
+            task.cancel()
+
+        self._listeners.append(interrupt)
         try:
-            await asyncio.wait((work, aborted), return_when=asyncio.FIRST_COMPLETED)
+            result = await awaitable
+        except asyncio.CancelledError:
+            if interrupted and task.uncancel() == 0:  # ours, not a cancellation from outside
+                raise AbortError(self._reason or "Operation aborted") from None
+            raise
         finally:
-            aborted.cancel()
-            if not work.done():
-                work.cancel()
-        if work.cancelled() or not work.done():
+            if not interrupted:
+                self._listeners.remove(interrupt)
+        if interrupted:  # the work swallowed the cancellation
+            task.uncancel()
             raise AbortError(self._reason or "Operation aborted")
-        return work.result()
+        return result
 
     def _fire(self, reason: str | None) -> None:
         if self._aborted:

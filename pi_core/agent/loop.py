@@ -191,21 +191,28 @@ async def stream_assistant_response(
 
     partial_added = False
     final: AssistantMessage | None = None
-    async for event in config.stream(config.model, llm_context, options):
-        if isinstance(event, StreamStart):
-            context.messages.append(event.partial)
-            partial_added = True
-            await emit(
-                MessageStartEvent.model_construct(type="message_start", message=event.partial)
-            )
-        elif isinstance(event, StreamDone | StreamError):
-            final = event.message if isinstance(event, StreamDone) else event.error
-            break
-        elif partial_added:
-            fields = {"type": "message_update", "message": event.partial}
-            await emit(
-                construct_trusted(MessageUpdateEvent, {**fields, "assistant_message_event": event})
-            )
+    events = config.stream(config.model, llm_context, options)
+    try:
+        async for event in events:
+            if isinstance(event, StreamStart):
+                context.messages.append(event.partial)
+                partial_added = True
+                await emit(
+                    MessageStartEvent.model_construct(type="message_start", message=event.partial)
+                )
+            elif isinstance(event, StreamDone | StreamError):
+                final = event.message if isinstance(event, StreamDone) else event.error
+                break
+            elif partial_added:
+                fields = {"type": "message_update", "message": event.partial}
+                update = {**fields, "assistant_message_event": event}
+                await emit(construct_trusted(MessageUpdateEvent, update))
+    finally:
+        # Closed here, not left to the garbage collector: asyncio finalises an abandoned async
+        # generator through a thread-safe callback and a task of its own, on every request.
+        aclose = getattr(events, "aclose", None)
+        if aclose is not None:
+            await aclose()
     if final is None:
         final = _stream_ended_early(config.model, signal)
     if partial_added:

@@ -222,6 +222,8 @@ async def _parallel(
     calls: list[ToolCall], config: ToolRunConfig, signal: AbortSignal, emit: Emit
 ) -> list[ToolResultMessage]:
     """Prepare each call in order (emitting its start), then run the runnable ones together."""
+    if len(calls) == 1:  # nothing to run alongside: no task to create and gather
+        return await _sequential(calls, config, signal, emit)
     results: list[ToolResultMessage | None] = [None] * len(calls)
 
     async def run(index: int, prepared: _Prepared) -> None:

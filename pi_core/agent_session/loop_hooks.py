@@ -83,6 +83,8 @@ class LoopHooks:
 
     async def on_response(self, status: int, headers: dict[str, str]) -> None:
         """Tell `after_provider_response` plugins the status and headers that came back."""
+        if not self.dispatcher.has_impls("after_provider_response"):
+            return
         await self.dispatcher.notify(
             "after_provider_response", AfterProviderResponseEvent(status=status, headers=headers)
         )

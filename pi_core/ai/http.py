@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import email.utils
 import json
+import ssl
 import sys
 import time
 import weakref
@@ -17,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
-from pi_core.abort import AbortSignal
+from pi_core.abort import AbortError, AbortSignal
 
 if "httpx" not in sys.modules:
     # httpx's own command-line tool (`httpx._main`), which `import httpx` loads, imports rich,
@@ -64,26 +65,72 @@ class ProviderHTTPError(Exception):
 # --- clients ------------------------------------------------------------------------------
 
 
+class _Endpoint:
+    """One base URL's pooled client, its transport when requests may skip the client, and the
+    parsed URLs of its paths."""
+
+    def __init__(self, base_url: str) -> None:
+        # No TLS set-up (loading the CA bundle) for plain-http endpoints such as a local server.
+        verify = not base_url.startswith("http://")
+        self.direct: httpx.AsyncHTTPTransport | None = None
+        if _proxied():
+            # httpx mounts the environment's proxies only when it builds its own transport
+            self.client = httpx.AsyncClient(timeout=TIMEOUT, verify=verify)
+        else:
+            # The client's send adds what these requests never use (auth flows, redirects, a
+            # cookie jar: ~0.15 ms a request), so `open_stream` hands them to the transport.
+            self.direct = asyncio_transport(verify)
+            self.client = httpx.AsyncClient(timeout=TIMEOUT, verify=verify, transport=self.direct)
+        self.base_url = base_url
+        self.urls: dict[str, httpx.URL] = {}
+
+    def url(self, path: str) -> httpx.URL:
+        """Return the parsed URL of `path` under the base URL."""
+        url = self.urls.get(path)
+        if url is None:
+            url = self.urls[path] = httpx.URL(join_url(self.base_url, path))
+        return url
+
+
+def _proxied() -> bool:
+    """Return whether the environment names a proxy (`HTTPS_PROXY`, `ALL_PROXY`, ...)."""
+    import urllib.request
+
+    return any(key in ("http", "https", "all") for key in urllib.request.getproxies())
+
+
 class _Pool:
-    """The clients of one event loop, and the generator that closes them when the loop ends."""
+    """The endpoints of one event loop, and the generator that closes them when the loop ends."""
 
     def __init__(self) -> None:
-        self.clients: dict[str, httpx.AsyncClient] = {}
-        self.closer = _close_at_loop_end(self.clients)
+        self.endpoints: dict[str, _Endpoint] = {}
+        self.closer = _close_at_loop_end(self.endpoints)
 
 
 _POOLS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Pool] = weakref.WeakKeyDictionary()
 
 
-async def _close_at_loop_end(clients: dict[str, httpx.AsyncClient]) -> AsyncIterator[None]:
+async def _close_at_loop_end(endpoints: dict[str, _Endpoint]) -> AsyncIterator[None]:
     # Suspended at its `yield` for the loop's lifetime: `asyncio.run` (and every runner that calls
     # `loop.shutdown_asyncgens()`) closes it before closing the loop, which closes the clients.
     try:
         yield
     finally:
-        for client in clients.values():
-            await client.aclose()
-        clients.clear()
+        for endpoint in endpoints.values():
+            await endpoint.client.aclose()
+        endpoints.clear()
+
+
+async def _endpoint(base_url: str) -> _Endpoint:
+    loop = asyncio.get_running_loop()
+    pool = _POOLS.get(loop)
+    if pool is None:
+        pool = _POOLS[loop] = _Pool()
+        await anext(pool.closer)
+    endpoint = pool.endpoints.get(base_url)
+    if endpoint is None:
+        endpoint = pool.endpoints[base_url] = _Endpoint(base_url)
+    return endpoint
 
 
 async def client_for(base_url: str) -> httpx.AsyncClient:
@@ -91,18 +138,30 @@ async def client_for(base_url: str) -> httpx.AsyncClient:
 
     Headers are sent per request, so every session and key shares the endpoint's connections.
     """
-    loop = asyncio.get_running_loop()
-    pool = _POOLS.get(loop)
-    if pool is None:
-        pool = _POOLS[loop] = _Pool()
-        await anext(pool.closer)
-    client = pool.clients.get(base_url)
-    if client is None:
-        # No TLS set-up (loading the CA bundle) for plain-http endpoints such as a local server.
-        plain = base_url.startswith("http://")
-        client = httpx.AsyncClient(timeout=TIMEOUT, verify=not plain)
-        pool.clients[base_url] = client
-    return client
+    return (await _endpoint(base_url)).client
+
+
+def asyncio_transport(verify: bool | ssl.SSLContext) -> httpx.AsyncHTTPTransport:
+    """Return httpx's transport with its connection pool on our asyncio network backend.
+
+    httpx has no argument for httpcore's `network_backend`, so the pool is replaced with one built
+    as httpx builds it (its default limits) plus the backend. Not used when the environment names
+    a proxy: the client then builds its own transports, the proxy's included.
+    """
+    import httpcore
+
+    from pi_core.ai.net import AsyncioBackend
+
+    ssl_context = httpx.create_ssl_context(verify=verify)  # the CA bundle is loaded once
+    transport = httpx.AsyncHTTPTransport(verify=ssl_context)
+    transport._pool = httpcore.AsyncConnectionPool(
+        ssl_context=ssl_context,
+        max_connections=100,
+        max_keepalive_connections=20,
+        keepalive_expiry=5.0,
+        network_backend=AsyncioBackend(),
+    )
+    return transport
 
 
 def join_url(base_url: str, path: str) -> str:
@@ -117,16 +176,10 @@ async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -
     """Await `awaitable`, cancelling it (and raising CancelledError) as soon as `signal` fires."""
     if signal is None:
         return await awaitable
-    task = asyncio.ensure_future(awaitable)
-
-    def cancel() -> None:
-        task.cancel()
-
-    remove = signal.add_listener(cancel)
     try:
-        return await task
-    finally:
-        remove()
+        return await signal.race(awaitable)
+    except AbortError:
+        raise asyncio.CancelledError from None
 
 
 @asynccontextmanager
@@ -146,9 +199,15 @@ async def open_stream(
     """
     if signal is not None and signal.aborted:
         raise asyncio.CancelledError
-    client = await client_for(base_url)
-    request = client.build_request("POST", join_url(base_url, path), content=body, headers=headers)
-    response = await _unless_aborted(client.send(request, stream=True), signal)
+    endpoint = await _endpoint(base_url)
+    client = endpoint.client
+    url = endpoint.url(path)
+    request = client.build_request("POST", url, content=body, headers=headers)
+    if endpoint.direct is not None:
+        sent = _send_direct(endpoint.direct, request)
+    else:
+        sent = client.send(request, stream=True)
+    response = await _unless_aborted(sent, signal)
     remove: Callable[[], None] | None = None
     try:
         if response.status_code >= 400:
@@ -163,6 +222,15 @@ async def open_stream(
         if remove is not None:
             remove()
         await response.aclose()
+
+
+async def _send_direct(
+    transport: httpx.AsyncHTTPTransport, request: httpx.Request
+) -> httpx.Response:
+    """Send a request the client built straight to its transport (what `client.send` ends in)."""
+    response = await transport.handle_async_request(request)
+    response.request = request
+    return response
 
 
 _CLOSING: set[asyncio.Task[None]] = set()

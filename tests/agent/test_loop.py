@@ -240,6 +240,31 @@ async def test_all_mode_delivers_queued_messages_together() -> None:
     assert len(provider.requests) == 2
 
 
+async def test_the_provider_stream_is_closed_as_soon_as_its_result_arrives() -> None:
+    provider = ScriptedProvider(reply("done"))
+    order: list[str] = []
+
+    async def stream(*args: Any) -> Any:
+        try:
+            async for event in provider(*args):
+                yield event
+            order.append("drained")  # never: the loop stops reading at the final event
+        finally:
+            order.append("closed")
+
+    agent = Agent(
+        AgentOptions(stream_for=lambda model: stream),
+        AgentState(system_prompt="be brief", model=scripted_model()),
+    )
+    agent.subscribe(lambda event, signal: order.append(event.type))
+    await agent.prompt("hi")
+
+    # closed by the loop before message_end, not later by the garbage collector's finaliser
+    assistant_end = len(order) - 1 - order[::-1].index("message_end")
+    assert order.index("closed") < assistant_end
+    assert "drained" not in order
+
+
 async def test_abort_during_a_stream_keeps_the_partial_message() -> None:
     answer = reply("a long answer that keeps going " * 20, chunk=4, pause_after=3)
     provider = ScriptedProvider(answer)

@@ -97,7 +97,9 @@ async def open_response(
 class EventStream:
     """The stream's `data:` payloads as dicts, up to `[DONE]` (then `done` is true).
 
-    An error event (`{"error": …}`) raises `StreamErrorEvent`.
+    After `[DONE]` the rest of the body is read and ignored, as the `openai` SDK does: a body read
+    to its end hands its keep-alive connection back to the pool. An error event (`{"error": …}`)
+    raises `StreamErrorEvent`.
     """
 
     def __init__(self, response: httpx.Response) -> None:
@@ -108,9 +110,11 @@ class EventStream:
         from pi_core.ai.http import sse_events
 
         async for _, data in sse_events(self.response):
+            if self.done:
+                continue
             if data.startswith("[DONE]"):
                 self.done = True
-                return
+                continue
             event = json.loads(data)
             if isinstance(event, dict) and event.get("error"):
                 error = event["error"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -23,23 +22,12 @@ def check_aborted(signal: AbortSignal | None) -> None:
 
 async def abortable(work: Awaitable[T], signal: AbortSignal | None) -> T:
     """Await `work`, but raise `AbortError` as soon as the signal fires (the work is cancelled)."""
-    task = asyncio.ensure_future(work)
     if signal is None:
-        return await task
+        return await work
     if signal.aborted:
-        task.cancel()
+        asyncio.ensure_future(work).cancel()  # never started, and no "never awaited" warning
         raise AbortError(ABORTED)
-    waiter = asyncio.ensure_future(signal.wait())
     try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
-    except BaseException:
-        task.cancel()
-        raise
-    finally:
-        waiter.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await waiter
-    if task.done():
-        return task.result()
-    task.cancel()
-    raise AbortError(ABORTED)
+        return await signal.race(work)
+    except AbortError:
+        raise AbortError(ABORTED) from None
