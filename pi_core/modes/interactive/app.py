@@ -641,8 +641,18 @@ class InteractiveApp:
         while another `run_in_terminal` runs (an external editor), it queues behind it.
         """
         app = self.app
-        running = app._running_in_terminal_f
-        if not app.is_running or app._running_in_terminal or (running and not running.done()):
+
+        def terminal_busy() -> bool:
+            running = app._running_in_terminal_f
+            return (
+                not app.is_running
+                or app._running_in_terminal
+                or not (running is None or running.done())
+            )
+
+        if not terminal_busy() and app.output.responds_to_cpr:
+            await app.renderer.wait_for_cpr_responses()  # an older reply would give a stale row
+        if terminal_busy():
             await run_in_terminal(functools.partial(self.write, text))  # redraws after
             return
         app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
