@@ -4,8 +4,17 @@
 
 Measures, for each side:
 - launch → usable editor: from starting the command until the footer (model name) is drawn;
-- keystroke echo while a 1 MB answer streams: from sending a key until it shows in the editor
-  (median over several keys; includes tmux's own latency, the same for both sides);
+- keystroke echo while a 1 MB answer streams: from sending a key until the pane writes it,
+  median over several keys, measured two ways on the same run:
+  - event-driven (the figure against the target): a tmux control-mode client (`tmux -C`) sends
+    the key and receives the pane's output as `%output` notifications the moment the program
+    writes it; the echo is the first output, escape sequences stripped, that holds the typed
+    character (characters neither the stream nor either UI prints);
+  - polled (kept for continuity with earlier figures): `tmux send-keys`, then `capture-pane`
+    until the editor shows the key: two subprocesses per poll, a floor of ~12 ms on this
+    machine with nothing streaming;
+  and the event-driven echo once the answer is over (nothing streaming: the program's own
+  cost; the method itself adds ~0.2 ms, measured on `cat` in the same pane);
 - 1 MB answer: from sending the prompt until the screen shows the end of the answer.
 Targets (issue 16): launch ≤ 0.25 x pi; echo ≤ 16 ms median; the answer never falls behind.
 """
@@ -14,13 +23,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.pi import our_pi
@@ -31,6 +43,15 @@ from pi_core.testing import FakeLLMServer
 PI_JS = "/tmp/piref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
 ANSWER_BYTES = 1_000_000
 END_MARK = "THE-END-OF-IT"
+# Keys for the event-driven echo: never in the stream ("abcdefghi "), the end mark or either
+# UI's text (escape sequences are stripped first, one cut between two notifications included).
+STREAM_KEYS = "zxvjZXVJ"
+IDLE_KEYS = "QGMW"  # typed once the answer is over
+# Complete escape sequences: CSI, OSC (BEL or ST ended), and two-byte ones (charset, keypad...).
+ESCAPE = re.compile(
+    rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-~]|\x1b[^\[\]()]"
+)
+OCTAL = re.compile(rb"\\([0-7]{3})")
 
 
 class Pane:
@@ -71,6 +92,71 @@ class Pane:
         self.tmux("kill-server")
 
 
+class ControlClient:
+    """A tmux control-mode client on a pane's server: sends keys and sees the pane's output as
+    it is written (`%output` notifications), so an echo is timed without polling the screen."""
+
+    def __init__(self, pane: Pane) -> None:
+        self.process = subprocess.Popen(
+            ["tmux", "-L", pane.socket, "-C", "attach"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+        )
+        self.wanted: bytes | None = None
+        self.seen_at = 0.0
+        self.seen = threading.Event()
+        self.attached = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        if not self.attached.wait(10):  # keys sent before this would have no target pane
+            raise SystemExit("the tmux control client did not attach")
+
+    def _read(self) -> None:
+        """Decode `%output` lines, strip escape sequences (one cut across lines is carried
+        over), and note when the wanted character first appears."""
+        assert self.process.stdout is not None
+        carry = b""
+        for line in self.process.stdout:
+            now = time.perf_counter()
+            if line.startswith(b"%session-changed"):
+                self.attached.set()
+            if not line.startswith(b"%output "):
+                continue
+            data = line.rstrip(b"\n").split(b" ", 2)[2] if line.count(b" ") >= 2 else b""
+            text = ESCAPE.sub(b"", carry + OCTAL.sub(lambda m: bytes([int(m[1], 8)]), data))
+            cut = text.rfind(b"\x1b")
+            if cut >= 0 and len(text) - cut < 256:  # a sequence cut by the notification's end
+                carry, text = text[cut:], text[:cut]
+            else:
+                carry = b""
+            wanted = self.wanted
+            if wanted is not None and wanted in text and not self.seen.is_set():
+                self.seen_at = now
+                self.seen.set()
+
+    def echo(self, key: str, timeout: float = 60.0) -> float:
+        """Send `key` (one character) and return seconds until the pane writes it."""
+        assert self.process.stdin is not None
+        self.seen.clear()
+        self.wanted = key.encode()
+        sent = time.perf_counter()
+        self.process.stdin.write(f"send-keys -l {key}\n".encode())
+        if not self.seen.wait(timeout):
+            raise SystemExit(f"no echo of {key!r} within {timeout} s")
+        self.wanted = None
+        return self.seen_at - sent
+
+    def close(self) -> None:
+        """Detach (the server is stopped by the pane)."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 def editor_ready(screen: str) -> bool:
     """The footer with the model name is drawn."""
     return "fake-model" in screen and "─────" in screen
@@ -85,10 +171,19 @@ def launch(command: list[str], workspace: Workspace) -> float:
         pane.close()
 
 
-def streaming(
-    command: list[str], workspace: Workspace, server: FakeLLMServer
-) -> tuple[float, float]:
-    """(median echo seconds while streaming, seconds until the answer's end is on screen)."""
+@dataclass
+class StreamFigures:
+    """One streaming run: echo medians (seconds) and the time the whole answer took."""
+
+    echo_events: float
+    echo_polled: float
+    echo_idle: float
+    answer: float
+
+
+def streaming(command: list[str], workspace: Workspace, server: FakeLLMServer) -> StreamFigures:
+    """Echo while a 1 MB answer streams (event-driven, then polled), the answer's duration, and
+    the event-driven echo once the answer is over."""
     answer = stream_answer(ANSWER_BYTES)
     end_chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0,
                  "model": "fake-model",
@@ -97,23 +192,32 @@ def streaming(
     answer.chunks.insert(-3, f"data: {json.dumps(end_chunk)}\n\n".encode())
     server.queue(answer)
     pane = Pane(command, workspace)
+    control: ControlClient | None = None
     try:
         pane.wait(editor_ready)
+        control = ControlClient(pane)
         pane.tmux("send-keys", "-l", "go")
         pane.tmux("send-keys", "Enter")
         sent = time.perf_counter()
         pane.wait(lambda s: "abcdefghi" in s)
-        echoes = []
+        events = [control.echo(key) for key in STREAM_KEYS]
+        polled = []
         for index in range(8):
             letter = "qwertyuiop"[index]
             before = time.perf_counter()
             pane.tmux("send-keys", "-l", letter)
-            typed = "qwertyuiop"[: index + 1]
+            typed = STREAM_KEYS + "qwertyuiop"[: index + 1]
             after = pane.wait(lambda s, typed=typed: typed in s)
-            echoes.append(after - before)
+            polled.append(after - before)
         done = pane.wait(lambda s: END_MARK in s, timeout=300)
-        return statistics.median(echoes), done - sent
+        idle = [control.echo(key) for key in IDLE_KEYS]
+        return StreamFigures(
+            statistics.median(events), statistics.median(polled), statistics.median(idle),
+            done - sent,
+        )  # fmt: skip
     finally:
+        if control is not None:
+            control.close()
         pane.close()
 
 
@@ -122,11 +226,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--pi-js", default=PI_JS)
+    parser.add_argument("--ours-only", action="store_true", help="skip pi 0.73.1")
     args = parser.parse_args()
     sides = {"ours": [our_pi()]}
-    if Path(args.pi_js).exists():
+    if Path(args.pi_js).exists() and not args.ours_only:
         sides["pi 0.73.1"] = ["node", args.pi_js]
-    results: dict[str, tuple[float, float, float]] = {}
+    launches: dict[str, float] = {}
+    streams: dict[str, StreamFigures] = {}
     with FakeLLMServer() as server, tempfile.TemporaryDirectory() as tmp:
         for name, command in sides.items():
             workspace = make_workspace(Path(tmp) / name.replace(" ", "-"), server.base_url)
@@ -136,17 +242,25 @@ def main() -> None:
                 '{"defaultProvider": "fake", "defaultModel": "fake-model"}'
             )
             launch(command, workspace)  # warm-up: file cache, and our bytecode cache
-            launches = [launch(command, workspace) for _ in range(args.runs)]
-            echo, total = streaming(command, workspace, server)
-            results[name] = (statistics.median(launches), echo, total)
-    print(
-        f"{'side':<12} {'launch→editor s':>16} {'echo ms (1 MB stream)':>22} {'1 MB answer s':>14}"
-    )
-    for name, (start, echo, total) in results.items():
-        print(f"{name:<12} {start:>16.3f} {echo * 1000:>22.1f} {total:>14.2f}")
-    if "pi 0.73.1" in results:
-        ratio = results["ours"][0] / results["pi 0.73.1"][0]
-        print(f"launch ratio ours/pi: {ratio:.2f} (target ≤ 0.25)")
+            launches[name] = statistics.median(launch(command, workspace) for _ in range(args.runs))
+            streams[name] = streaming(command, workspace, server)
+    rows: list[tuple[str, Callable[[str], float], str]] = [
+        ("launch → usable editor, median (s)", lambda n: launches[n], "{:.3f}"),
+        ("key echo while 1 MB streams, tmux -C (ms)",
+         lambda n: streams[n].echo_events * 1000, "{:.1f}"),
+        ("key echo while 1 MB streams, polled (ms)",
+         lambda n: streams[n].echo_polled * 1000, "{:.1f}"),
+        ("key echo, nothing streaming, tmux -C (ms)",
+         lambda n: streams[n].echo_idle * 1000, "{:.1f}"),
+        ("1 MB answer: prompt → last word on screen (s)",
+         lambda n: streams[n].answer, "{:.2f}"),
+    ]  # fmt: skip
+    print(f"{'figure':<46}" + "".join(f"{name:>12}" for name in sides))
+    for label, value, form in rows:
+        print(f"{label:<46}" + "".join(f"{form.format(value(name)):>12}" for name in sides))
+    if "pi 0.73.1" in launches:
+        ratio = launches["ours"] / launches["pi 0.73.1"]
+        print(f"launch ratio ours/pi: {ratio:.2f} (target ≤ 0.25); echo target ≤ 16 ms median")
 
 
 if __name__ == "__main__":

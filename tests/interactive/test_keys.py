@@ -12,11 +12,11 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.key_binding import merge_key_bindings
-from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import Layout, Window
 from prompt_toolkit.layout.controls import BufferControl
 from prompt_toolkit.output import DummyOutput
 
+from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.editor import PasteStore
 from pi_core.modes.interactive.keys import build_key_bindings, to_prompt_toolkit_keys
 
@@ -92,7 +92,7 @@ def drive(
                                       shortcuts=shortcuts, clock=clock)  # fmt: skip
             app: Application[None] = Application(
                 layout=Layout(Window(BufferControl(buffer))),
-                key_bindings=merge_key_bindings([load_key_bindings(), keys]),
+                key_bindings=merge_key_bindings([emacs_key_bindings(), keys]),
                 input=pipe,
                 output=DummyOutput(),
             )

@@ -25,7 +25,6 @@ from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-from prompt_toolkit.key_binding.defaults import load_key_bindings
 from prompt_toolkit.layout import (
     ConditionalContainer,
     Dimension,
@@ -46,6 +45,7 @@ from pi_core.agent_session.session_events import (
 )
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
+from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
@@ -119,7 +119,6 @@ class InteractiveApp:
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [
-                    load_key_bindings(),
                     self._dynamic_keys(),
                     self._dialog_keys(),
                     dialog_own_keys(self),
@@ -633,6 +632,34 @@ class InteractiveApp:
         else:
             _write(text)
 
+    async def print_above(self, text: str) -> None:
+        """Print finished lines into the scrollback above the live region, then redraw it.
+
+        prompt_toolkit's `run_in_terminal` does this in cooked mode: for that moment the
+        terminal echoed a key typed during a stream itself, a stray character in the
+        scrollback (and an echo that was not the editor's). The REPL stays in raw mode here;
+        while another `run_in_terminal` runs (an external editor), it queues behind it.
+        """
+        app = self.app
+
+        def terminal_busy() -> bool:
+            running = app._running_in_terminal_f
+            return (
+                not app.is_running
+                or app._running_in_terminal
+                or not (running is None or running.done())
+            )
+
+        if not terminal_busy() and app.output.responds_to_cpr:
+            await app.renderer.wait_for_cpr_responses()  # an older reply would give a stale row
+        if terminal_busy():
+            await run_in_terminal(functools.partial(self.write, text))  # redraws after
+            return
+        app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
+        self.write(text)
+        app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
+        app._redraw()
+
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""
         if self.output is not None:
@@ -696,7 +723,7 @@ class InteractiveApp:
             if self.transcript.out:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
-                await run_in_terminal(functools.partial(self.write, text))  # redraws after
+                await self.print_above(text)
             elif (busy or self._dirty) and self.app.is_running:
                 self._dirty = False
                 self.app.invalidate()
@@ -770,6 +797,8 @@ class _Application(Application[int]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # prompt_toolkit adds these defaults below the app's own bindings (the app passes none)
+        self._default_bindings = emacs_key_bindings()
         self._drawn_ahead = False  # a redraw ran ahead of the one prompt_toolkit queued
         self._changed_since = False  # something asked for a redraw after that one
         processor = self.key_processor
