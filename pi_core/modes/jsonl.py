@@ -41,6 +41,13 @@ def serialize_line(value: Any) -> str:
 
 def encode_record(value: Any) -> bytes:
     """Return one JSONL record as UTF-8 bytes (what `serialize_line` returns, encoded)."""
+    if getattr(value, "type", None) == "message_update":
+        # a streamed delta: spliced from the previous record's parts (see update_json)
+        from pi_core.modes.update_json import encode_update
+
+        line = encode_update(value)
+        if line is not None:
+            return line
     if isinstance(value, BaseModel) and getattr(type(value), "to_wire", _to_wire) is _to_wire:
         # a model without its own to_wire: straight to JSON in one call (no dict built first;
         # per streamed delta this is most of the encoding), the same bytes `to_wire` gives
