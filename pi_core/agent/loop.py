@@ -192,7 +192,15 @@ async def stream_assistant_response(
     partial_added = False
     final: AssistantMessage | None = None
     async for event in config.stream(config.model, llm_context, options):
-        if isinstance(event, StreamStart):
+        if partial_added and not isinstance(event, _START_OR_END):  # a delta: most events
+            # in the model's field order: construct_trusted keeps the dict as it is
+            fields = {
+                "type": "message_update",
+                "message": event.partial,
+                "assistant_message_event": event,
+            }
+            await emit(construct_trusted(MessageUpdateEvent, fields))
+        elif isinstance(event, StreamStart):
             context.messages.append(event.partial)
             partial_added = True
             await emit(
@@ -201,11 +209,6 @@ async def stream_assistant_response(
         elif isinstance(event, StreamDone | StreamError):
             final = event.message if isinstance(event, StreamDone) else event.error
             break
-        elif partial_added:
-            fields = {"type": "message_update", "message": event.partial}
-            await emit(
-                construct_trusted(MessageUpdateEvent, {**fields, "assistant_message_event": event})
-            )
     if final is None:
         final = _stream_ended_early(config.model, signal)
     if partial_added:
@@ -215,6 +218,9 @@ async def stream_assistant_response(
         await emit(MessageStartEvent(message=final))
     await emit(MessageEndEvent(message=final))
     return final
+
+
+_START_OR_END = (StreamStart, StreamDone, StreamError)
 
 
 def _stream_ended_early(model: Model, signal: AbortSignal) -> AssistantMessage:
