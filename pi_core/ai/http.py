@@ -266,8 +266,8 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
                 continue
             for event in parser.lines(piece):
                 yield event
-            if event := parser.dispatch():
-                yield event
+            if ended := parser.dispatch():
+                yield ended
             idle = True
         for event in parser.lines(rest):
             yield event
