@@ -117,6 +117,11 @@ def test_unusual_records_are_left_to_the_full_encoder() -> None:
     assert _check(construct_trusted(MessageUpdateEvent, fields)) is None  # partial is not message
     _, start = builder.text_start()
     assert _check(_update(start)) is None  # not a delta
+    builder.message.vendor_note = "extra"  # type: ignore[attr-defined]  # an unknown field
+    assert _check(_update(builder.text_delta(index, "w"))) is None
+    del builder.message.vendor_note  # type: ignore[attr-defined]
+    builder.message.content[index].vendor_note = "extra"  # type: ignore[attr-defined]
+    assert _check(_update(builder.text_delta(index, "v"))) is not None  # in a block: spliced
     builder.message.response_id = update_json._DELTA_MARK
     assert _check(_update(builder.text_delta(index, "y"))) is None  # a mark in another field
     builder.message.response_id = update_json._TEXT_MARK

@@ -225,10 +225,12 @@ class AssistantMessageBuilder:
         if chunks is None:
             return
         block = self.message.content[index]
+        # straight into the instance's dict: pydantic's __setattr__ costs more than the rest of a
+        # delta, and the field is set already (the block was built with it)
         if isinstance(block, TextContent):
-            block.text = chunks.text()
+            block.__dict__["text"] = chunks.text()
         elif isinstance(block, ThinkingContent):
-            block.thinking = chunks.text()
+            block.__dict__["thinking"] = chunks.text()
 
     def _sync_all(self) -> None:
         for index, block in enumerate(self.message.content):

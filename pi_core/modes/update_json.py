@@ -47,13 +47,17 @@ _GROWING: dict[type[BaseModel], tuple[type[BaseModel], str | None]] = {
 class _Frame:
     """A record cut around the streaming text and the delta, and the text escaped so far."""
 
-    __slots__ = ("escaped", "fingerprint", "parts", "text")
+    __slots__ = ("delta_slot", "escaped", "fingerprint", "parts", "text", "text_slots")
 
     def __init__(self, fingerprint: tuple[Any, ...], parts: list[bytes | int], text: str) -> None:
         self.fingerprint = fingerprint
-        self.parts = parts
+        self.parts: list[bytes | bytearray] = [
+            part if type(part) is bytes else b"" for part in parts
+        ]
+        self.text_slots = [index for index, part in enumerate(parts) if part == _TEXT_SLOT]
+        self.delta_slot = parts.index(_DELTA_SLOT)
         self.text = text
-        self.escaped = _escape(text) if text else b""
+        self.escaped = bytearray(_escape(text))
 
 
 _frame: _Frame | None = None
@@ -68,28 +72,27 @@ def encode_update(record: Any) -> bytes | None:
         return None
     message, index, field = shape
     fingerprint = _fingerprint(record, message, index, field)
-    block = message.content[index]
-    text: str = getattr(block, field) if field is not None else ""
+    text: str = getattr(message.content[index], field) if field is not None else ""
+    raw_delta: str = record.assistant_message_event.delta
     frame = _frame
     try:
+        delta = _escape(raw_delta)
         if frame is None or frame.fingerprint != fingerprint or not text.startswith(frame.text):
             frame = _frame = _cut(record, message, index, field, fingerprint, text)
             if frame is None:
                 return None
-        elif text is not frame.text and len(text) != len(frame.text):
-            frame.escaped += _escape(text[len(frame.text) :])
+        elif len(text) != len(frame.text):
+            added = text[len(frame.text) :]
+            frame.escaped += delta if added == raw_delta else _escape(added)
             frame.text = text
-        delta = _escape(record.assistant_message_event.delta)
     except pydantic_core.PydanticSerializationError:
         _frame = None  # a lone surrogate
         return None
-    escaped = frame.escaped
-    return b"".join(
-        [
-            part if type(part) is bytes else escaped if part == _TEXT_SLOT else delta
-            for part in frame.parts
-        ]
-    )
+    parts = frame.parts.copy()
+    for slot in frame.text_slots:
+        parts[slot] = frame.escaped
+    parts[frame.delta_slot] = delta
+    return b"".join(parts)
 
 
 def _escape(text: str) -> bytes:
@@ -98,7 +101,8 @@ def _escape(text: str) -> bytes:
 
 
 def _shape(record: Any) -> tuple[AssistantMessage, int, str | None] | None:
-    """The streaming message, block index and growing field, if the record is a usual delta."""
+    """The streaming message, block index and growing field, if the record is a usual delta
+    (extra fields anywhere but in blocks are unusual)."""
     if type(record) is not MessageUpdateEvent:
         return None
     event: Any = record.assistant_message_event
@@ -110,6 +114,10 @@ def _shape(record: Any) -> tuple[AssistantMessage, int, str | None] | None:
     content = message.content
     if not 0 <= index < len(content) or type(content[index]) is not kinds[0]:
         return None
+    usage = message.usage
+    for model in (record, event, message, usage, usage.cost):
+        if model.__pydantic_extra__:
+            return None
     return message, index, kinds[1]
 
 
@@ -121,31 +129,21 @@ def _fingerprint(
     event = record.assistant_message_event
     content = message.content
     usage = message.usage
-    blocks = [(block, block.__dict__.copy(), _extra(block)) for block in content]
+    blocks = [(block.__dict__.copy(), block.__pydantic_extra__ or None) for block in content]
     if field is not None:
-        blocks[index][1][field] = None
+        blocks[index][0][field] = None
     return (
         message,
-        len(content),
         record.type,
-        _extra(record),
         type(event),
         event.type,
         index,
-        _extra(event),
         message.__dict__.copy(),
-        _extra(message),
         usage.__dict__.copy(),
-        _extra(usage),
         usage.cost.__dict__.copy(),
-        _extra(usage.cost),
+        content.copy(),  # the blocks themselves, by identity
         blocks,
     )
-
-
-def _extra(model: BaseModel) -> dict[str, Any] | None:
-    extra = model.__pydantic_extra__
-    return extra.copy() if extra else None
 
 
 def _cut(
