@@ -62,8 +62,9 @@ class _StdoutWriter:
         while True:
             with self._condition:
                 self._condition.wait_for(lambda: bool(self._chunks))
-                data = b"".join(self._chunks)
-                self._chunks.clear()
+                chunks = self._chunks
+                data = chunks.popleft() if len(chunks) == 1 else b"".join(chunks)
+                chunks.clear()
             try:
                 self.stream.write(data)
                 self.stream.flush()
