@@ -187,7 +187,10 @@ class AssistantMessageBuilder:
 
     def tool_call_delta(self, index: int, delta: str) -> ToolCallDelta:
         """Append a piece of the tool call's JSON arguments."""
-        self._chunks.setdefault(index, _Chunks()).parts.append(delta)
+        chunks = self._chunks.get(index)
+        if chunks is None:
+            chunks = self._chunks[index] = _Chunks()
+        chunks.parts.append(delta)
         # in the model's field order: construct_trusted keeps the dict as it is
         fields = {
             "content_index": index,
@@ -216,7 +219,9 @@ class AssistantMessageBuilder:
         return len(self.message.content) - 1
 
     def _append(self, index: int, delta: str) -> None:
-        chunks = self._chunks.setdefault(index, _Chunks())
+        chunks = self._chunks.get(index)
+        if chunks is None:
+            chunks = self._chunks[index] = _Chunks()
         if chunks.add(delta):
             self._sync(index)
 

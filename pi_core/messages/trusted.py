@@ -15,8 +15,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
-_set_attribute = object.__setattr__
 _FIELD_ORDER: dict[type[BaseModel], tuple[str, ...]] = {}
+# BaseModel's slots, set through their descriptors (cheaper than object.__setattr__ by name)
+_new_instance = object.__new__
+_set_dict = BaseModel.__dict__["__dict__"].__set__
+_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
 
 
 def construct_trusted(cls: type[M], fields: dict[str, Any]) -> M:
@@ -28,9 +33,9 @@ def construct_trusted(cls: type[M], fields: dict[str, Any]) -> M:
         # in the model's field order (the serializer writes them in `__dict__` order); a caller
         # that passes them in that order already saves the copy
         fields = {name: fields[name] for name in order}
-    instance = cls.__new__(cls)
-    _set_attribute(instance, "__dict__", fields)
-    _set_attribute(instance, "__pydantic_fields_set__", set(fields))
-    _set_attribute(instance, "__pydantic_extra__", {})
-    _set_attribute(instance, "__pydantic_private__", None)
+    instance = _new_instance(cls)
+    _set_dict(instance, fields)
+    _set_fields_set(instance, set(fields))
+    _set_extra(instance, {})
+    _set_private(instance, None)
     return instance
