@@ -117,6 +117,9 @@ def test_unusual_records_are_left_to_the_full_encoder() -> None:
     assert _check(construct_trusted(MessageUpdateEvent, fields)) is None  # partial is not message
     _, start = builder.text_start()
     assert _check(_update(start)) is None  # not a delta
+    odd = {"content_index": index, "partial": builder.message, "type": "text_delta", "delta": 5}
+    with pytest.warns(UserWarning):  # pydantic warns of the int where a str belongs
+        assert _check(_update(construct_trusted(TextDelta, odd))) is None  # not a string
     builder.message.vendor_note = "extra"  # type: ignore[attr-defined]  # an unknown field
     assert _check(_update(builder.text_delta(index, "w"))) is None
     del builder.message.vendor_note  # type: ignore[attr-defined]

@@ -68,7 +68,7 @@ class _StdoutWriter:
             try:
                 self.stream.write(data)
                 self.stream.flush()
-            except (OSError, ValueError) as error:
+            except Exception as error:  # a closed pipe, a closed stream: never a silent hang
                 with self._condition:
                     self.failed = error if isinstance(error, OSError) else OSError(str(error))
                     self._chunks.clear()

@@ -72,8 +72,10 @@ def encode_update(record: Any) -> bytes | None:
         return None
     message, index, field = shape
     fingerprint = _fingerprint(record, message, index, field)
-    text: str = getattr(message.content[index], field) if field is not None else ""
-    raw_delta: str = record.assistant_message_event.delta
+    text = getattr(message.content[index], field) if field is not None else ""
+    raw_delta = record.assistant_message_event.delta
+    if type(text) is not str or type(raw_delta) is not str:
+        return None
     frame = _frame
     try:
         delta = _escape(raw_delta)

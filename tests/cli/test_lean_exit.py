@@ -165,3 +165,27 @@ def test_rpc_mode_streams_on_while_the_reader_stalls_and_loses_nothing(cli: Cli)
             answers[-1] += event["delta"]
             assert record["message"]["content"][0]["text"] == answers[-1]
     assert answers == [text, "done"]
+
+
+def test_rpc_mode_whose_reader_goes_away_finishes_the_turn_and_exits_120(cli: Cli) -> None:
+    """A client that closes its end of stdout: the writer thread's failure neither hangs nor
+    crashes the agent; the turn is saved and the exit code says output was lost."""
+    cli.server.queue(chat_stream(BIG, piece=64))
+    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
+    process = subprocess.Popen(
+        [_pi(), "--mode", "rpc"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(command.encode())
+    process.stdin.flush()
+    first = json.loads(process.stdout.readline())
+    assert first["id"] == "p1" and first["success"] is True
+    process.stdout.close()  # the reader is gone while ~5,000 records are still to come
+    process.stdin.close()
+    assert process.wait(timeout=120) == 120
+    assert _assistant_texts(_session_lines(cli)) == [BIG]
