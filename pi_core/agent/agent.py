@@ -276,7 +276,8 @@ class Agent:
 
     async def _process(self, event: Any) -> None:
         state = self.state
-        if isinstance(event, MessageStartEvent | MessageUpdateEvent):
+        # a delta (the type check first: it comes once per streamed piece)
+        if type(event) is MessageUpdateEvent or isinstance(event, MessageStartEvent):
             state.streaming_message = event.message
         elif isinstance(event, MessageEndEvent):
             state.streaming_message = None
@@ -292,7 +293,7 @@ class Agent:
         signal = self._abort.signal if self._abort else AbortSignal()
         for listener in list(self._listeners):
             result = listener(event, signal)
-            if inspect.isawaitable(result):
+            if result is not None and inspect.isawaitable(result):
                 await result
 
 

@@ -194,7 +194,15 @@ async def stream_assistant_response(
     events = config.stream(config.model, llm_context, options)
     try:
         async for event in events:
-            if isinstance(event, StreamStart):
+            if partial_added and not isinstance(event, _START_OR_END):  # a delta: most events
+                # in the model's field order: construct_trusted keeps the dict as it is
+                fields = {
+                    "type": "message_update",
+                    "message": event.partial,
+                    "assistant_message_event": event,
+                }
+                await emit(construct_trusted(MessageUpdateEvent, fields))
+            elif isinstance(event, StreamStart):
                 context.messages.append(event.partial)
                 partial_added = True
                 await emit(
@@ -203,10 +211,6 @@ async def stream_assistant_response(
             elif isinstance(event, StreamDone | StreamError):
                 final = event.message if isinstance(event, StreamDone) else event.error
                 break
-            elif partial_added:
-                fields = {"type": "message_update", "message": event.partial}
-                update = {**fields, "assistant_message_event": event}
-                await emit(construct_trusted(MessageUpdateEvent, update))
     finally:
         # Closed here, not left to the garbage collector: asyncio finalises an abandoned async
         # generator through a thread-safe callback and a task of its own, on every request.
@@ -222,6 +226,9 @@ async def stream_assistant_response(
         await emit(MessageStartEvent(message=final))
     await emit(MessageEndEvent(message=final))
     return final
+
+
+_START_OR_END = (StreamStart, StreamDone, StreamError)
 
 
 def _stream_ended_early(model: Model, signal: AbortSignal) -> AssistantMessage:

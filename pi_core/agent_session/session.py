@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from pi_core.abort import AbortSignal
@@ -29,7 +29,12 @@ from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
-from pi_core.events.agent import AgentEndEvent, MessageEndEvent, MessageStartEvent
+from pi_core.events.agent import (
+    AgentEndEvent,
+    MessageEndEvent,
+    MessageStartEvent,
+    MessageUpdateEvent,
+)
 from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLevelSelectEvent
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
@@ -181,10 +186,17 @@ class AgentSession:
     def _emit(self, event: Any) -> None:
         for listener in list(self._listeners):
             result = listener(event)
-            if inspect.isawaitable(result):
+            if result is not None and inspect.isawaitable(result):
                 self.spawn(_awaited(result))
 
-    async def _on_agent_event(self, event: Any, signal: AbortSignal) -> None:
+    def _on_agent_event(self, event: Any, signal: AbortSignal) -> Awaitable[None] | None:
+        if type(event) is MessageUpdateEvent and not self.dispatcher.has_impls("message_update"):
+            # once per streamed delta, and no plugin listens: no coroutine, no dispatch
+            self._emit(event)
+            return None
+        return self._on_any_agent_event(event)
+
+    async def _on_any_agent_event(self, event: Any) -> None:
         if isinstance(event, MessageStartEvent) and isinstance(event.message, UserMessage):
             self.compaction.overflow_recovery_attempted = False
             self.prompts.dequeue_text(event.message)

@@ -124,10 +124,14 @@ class AssistantMessageBuilder:
     def text_delta(self, index: int, delta: str) -> TextDelta:
         """Append text to block `index`."""
         self._append(index, delta)
-        return construct_trusted(
-            TextDelta,
-            {"type": "text_delta", "content_index": index, "delta": delta, "partial": self.message},
-        )
+        # in the model's field order: construct_trusted keeps the dict as it is
+        fields = {
+            "content_index": index,
+            "partial": self.message,
+            "type": "text_delta",
+            "delta": delta,
+        }
+        return construct_trusted(TextDelta, fields)
 
     def text_end(self, index: int, signature: str | None = None) -> TextEnd:
         """Close text block `index`."""
@@ -152,8 +156,14 @@ class AssistantMessageBuilder:
     def thinking_delta(self, index: int, delta: str) -> ThinkingDelta:
         """Append reasoning to block `index`."""
         self._append(index, delta)
-        fields = {"type": "thinking_delta", "content_index": index, "delta": delta}
-        return construct_trusted(ThinkingDelta, {**fields, "partial": self.message})
+        # in the model's field order: construct_trusted keeps the dict as it is
+        fields = {
+            "content_index": index,
+            "partial": self.message,
+            "type": "thinking_delta",
+            "delta": delta,
+        }
+        return construct_trusted(ThinkingDelta, fields)
 
     def thinking_end(self, index: int, signature: str | None = None) -> ThinkingEnd:
         """Close thinking block `index`, with the provider's signature if any."""
@@ -177,9 +187,18 @@ class AssistantMessageBuilder:
 
     def tool_call_delta(self, index: int, delta: str) -> ToolCallDelta:
         """Append a piece of the tool call's JSON arguments."""
-        self._chunks.setdefault(index, _Chunks()).parts.append(delta)
-        fields = {"type": "toolcall_delta", "content_index": index, "delta": delta}
-        return construct_trusted(ToolCallDelta, {**fields, "partial": self.message})
+        chunks = self._chunks.get(index)
+        if chunks is None:
+            chunks = self._chunks[index] = _Chunks()
+        chunks.parts.append(delta)
+        # in the model's field order: construct_trusted keeps the dict as it is
+        fields = {
+            "content_index": index,
+            "partial": self.message,
+            "type": "toolcall_delta",
+            "delta": delta,
+        }
+        return construct_trusted(ToolCallDelta, fields)
 
     def tool_call_end(self, index: int, arguments: dict[str, Any] | None = None) -> ToolCallEnd:
         """Close a tool call; its arguments are parsed from the deltas unless given."""
@@ -200,7 +219,9 @@ class AssistantMessageBuilder:
         return len(self.message.content) - 1
 
     def _append(self, index: int, delta: str) -> None:
-        chunks = self._chunks.setdefault(index, _Chunks())
+        chunks = self._chunks.get(index)
+        if chunks is None:
+            chunks = self._chunks[index] = _Chunks()
         if chunks.add(delta):
             self._sync(index)
 
@@ -209,10 +230,12 @@ class AssistantMessageBuilder:
         if chunks is None:
             return
         block = self.message.content[index]
+        # straight into the instance's dict: pydantic's __setattr__ costs more than the rest of a
+        # delta, and the field is set already (the block was built with it)
         if isinstance(block, TextContent):
-            block.text = chunks.text()
+            block.__dict__["text"] = chunks.text()
         elif isinstance(block, ThinkingContent):
-            block.thinking = chunks.text()
+            block.__dict__["thinking"] = chunks.text()
 
     def _sync_all(self) -> None:
         for index, block in enumerate(self.message.content):

@@ -18,6 +18,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import pydantic_core
+
 from pi_core.abort import AbortError, AbortSignal
 
 if "httpx" not in sys.modules:
@@ -302,36 +304,95 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
     lines are joined with newlines. A complete event left without its closing blank line when the
     body ends is still delivered; a partial last line is not.
     """
+    # Each read is cut after its last LF (the partial line waits for the next read) and split on
+    # blank lines: an event that is a single `data: ` line (nearly all of them) is yielded at once;
+    # anything else goes through the line-by-line parser below.
     pending = b""
-    name = ""
-    data: list[str] = []
+    parser = _EventParser()
+    idle = True  # no field of an event read since the last blank line
+    count = 0
     slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
     async for chunk in response.aiter_bytes():
-        lines = (pending + chunk).split(b"\n")
-        pending = lines.pop()
-        for index, raw in enumerate(lines):
-            if not index & 63 and time.perf_counter() > slice_end:
+        buffer = pending + chunk if pending else chunk
+        cut = buffer.rfind(b"\n") + 1
+        if not cut:
+            pending = buffer
+            continue
+        complete, pending = buffer[: cut - 1], buffer[cut:]
+        if b"\r" in complete:
+            complete = (complete + b"\n").replace(b"\r\n", b"\n")[:-1]
+        *whole, rest = complete.split(b"\n\n")  # each of `whole` ends at a blank line
+        for piece in whole:
+            count += 1
+            if not count & 63 and time.perf_counter() > slice_end:
                 # a large buffered read would otherwise hold the loop for its whole length (the
                 # REPL's key presses wait behind it); give other tasks a turn every few ms
                 await asyncio.sleep(0)
                 slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
-            line = raw[:-1] if raw.endswith(b"\r") else raw
-            if line.startswith(b"data: "):  # the common case first
-                data.append(line[6:].decode(errors="replace"))
+            if idle and piece.startswith(b"data: ") and b"\n" not in piece:
+                yield "message", piece[6:].decode(errors="replace")  # a whole one-line event
+                continue
+            for event in parser.lines(piece):
+                yield event
+            if ended := parser.dispatch():
+                yield ended
+            idle = True
+        for event in parser.lines(rest):
+            yield event
+        idle = parser.idle
+    if parser.data:
+        yield parser.name or "message", "\n".join(parser.data)
+
+
+class _EventParser:
+    """The fields of the event being read, line by line."""
+
+    __slots__ = ("data", "name")
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.data: list[str] = []
+
+    @property
+    def idle(self) -> bool:
+        """Whether no field of an event has been read since the last blank line."""
+        return not (self.data or self.name)
+
+    def lines(self, text: bytes) -> list[tuple[str, str]]:
+        """Take the lines of `text` (LF-separated, CR already removed); return the events that
+        blank lines among them ended."""
+        events = []
+        for line in text.split(b"\n"):
+            if line.startswith(b"data: "):
+                self.data.append(line[6:].decode(errors="replace"))
             elif not line:
-                if data:
-                    yield name or "message", "\n".join(data)
-                name, data = "", []
+                if event := self.dispatch():
+                    events.append(event)
             else:
                 field, _, value = line.decode(errors="replace").partition(":")
                 if value.startswith(" "):
                     value = value[1:]
                 if field == "data":
-                    data.append(value)
+                    self.data.append(value)
                 elif field == "event":
-                    name = value
-    if data:
-        yield name or "message", "\n".join(data)
+                    self.name = value
+        return events
+
+    def dispatch(self) -> tuple[str, str] | None:
+        """End the event at a blank line: return it (None when it had no data) and start anew."""
+        event = (self.name or "message", "\n".join(self.data)) if self.data else None
+        self.name, self.data = "", []
+        return event
+
+
+def event_json(data: str) -> Any:
+    """Parse an event's data as JSON: pydantic-core's parser, about three times faster than
+    `json.loads` on the small objects a stream sends; data it refuses (a lone surrogate escape,
+    broken JSON) goes to `json.loads`, which parses it or raises its usual error."""
+    try:
+        return pydantic_core.from_json(data)
+    except ValueError:
+        return json.loads(data)
 
 
 def describe_failure(error: BaseException) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -41,6 +41,11 @@ def serialize_line(value: Any) -> str:
 
 def encode_record(value: Any) -> bytes:
     """Return one JSONL record as UTF-8 bytes (what `serialize_line` returns, encoded)."""
+    if getattr(value, "type", None) == "message_update":
+        # a streamed delta: spliced from the previous record's parts (see update_json)
+        line = _encode_update()(value)
+        if line is not None:
+            return line
     if isinstance(value, BaseModel) and getattr(type(value), "to_wire", _to_wire) is _to_wire:
         # a model without its own to_wire: straight to JSON in one call (no dict built first;
         # per streamed delta this is most of the encoding), the same bytes `to_wire` gives
@@ -53,6 +58,19 @@ def encode_record(value: Any) -> bytes:
 
 
 _to_wire = WireModel.to_wire
+
+
+def _encode_update() -> Callable[[Any], bytes | None]:
+    """`update_json.encode_update`, imported on the first streamed record."""
+    global _encode_update_function
+    if _encode_update_function is None:
+        from pi_core.modes.update_json import encode_update
+
+        _encode_update_function = encode_update
+    return _encode_update_function
+
+
+_encode_update_function: Callable[[Any], bytes | None] | None = None
 
 
 async def read_lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:

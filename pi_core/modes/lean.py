@@ -43,6 +43,9 @@ def exit_process(code: int) -> NoReturn:
         import logging
 
         logging.shutdown()
+    records = sys.modules.get("pi_core.modes.stdout")
+    if records is not None and not records.flush_records() and code == 0:
+        code = 120
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from pi_core.agent_session.session import AgentSession
 from pi_core.messages.content import ImageContent, TextContent
 from pi_core.messages.llm import AssistantMessage
 from pi_core.modes.jsonl import serialize_line
+from pi_core.modes.stdout import flush_records, write_record
 
 
 async def run_print_mode(
@@ -29,13 +31,9 @@ async def run_print_mode(
 
     session.dispatcher.on_error(on_error)
     if json_mode:
-        stdout.write(serialize_line(session.session_manager.get_header()))
-
-        def print_event(event: Any) -> None:
-            stdout.write(serialize_line(event))
-            stdout.flush()
-
-        session.subscribe(print_event)
+        print_record = _record_printer(out)
+        print_record(session.session_manager.get_header())
+        session.subscribe(print_record)
     code = 0
     try:
         for index, message in enumerate(messages):
@@ -47,8 +45,23 @@ async def run_print_mode(
         code = 1
     finally:
         await session.shutdown()
+        if json_mode and out is None:
+            flush_records()
         stdout.flush()
     return code
+
+
+def _record_printer(out: TextIO | None) -> Callable[[Any], None]:
+    """Print one JSONL record per call: to the real stdout through the writer thread (queued
+    per loop step, so a slow reader never stalls the stream), to `out` at once."""
+    if out is None:
+        return write_record
+
+    def print_record(record: Any) -> None:
+        out.write(serialize_line(record))
+        out.flush()
+
+    return print_record
 
 
 def _print_last_answer(session: AgentSession, stdout: TextIO, stderr: TextIO) -> int:

@@ -126,8 +126,11 @@ class HookDispatcher:
         return [i for i in reversed(caller.get_hookimpls()) if not (i.wrapper or i.hookwrapper)]
 
     def has_impls(self, hook: str) -> bool:
-        """Return whether any plugin implements `hook`."""
-        return bool(self.impls(hook))
+        """Return whether any plugin implements `hook` (cheap: asked once per streamed delta)."""
+        for impl in getattr(self._pm.hook, hook).get_hookimpls():
+            if not (impl.wrapper or impl.hookwrapper):
+                return True
+        return False
 
     async def _call(self, impl: pluggy.HookImpl, event: Any) -> Any:
         args = [event if name == "event" else self.ctx for name in impl.argnames]
@@ -212,7 +215,8 @@ class HookDispatcher:
 
     async def notify(self, hook: str, event: Any) -> None:
         """Notify: run every impl, ignore results, report and skip past exceptions."""
-        await self.walk(hook, _Notify(event))
+        if self.has_impls(hook):
+            await self.walk(hook, _Notify(event))
 
     async def emit(self, event: Any) -> Any:
         """Dispatch a notify or cancel event by its `type`; returns a cancel hook's result."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -13,7 +14,14 @@ import pytest
 
 from pi_core.ai.errors import retry_after_ms as message_retry_after_ms
 from pi_core.ai.errors import with_retry_after
-from pi_core.ai.http import client_for, describe_failure, http_error, retry_after_ms, sse_events
+from pi_core.ai.http import (
+    client_for,
+    describe_failure,
+    event_json,
+    http_error,
+    retry_after_ms,
+    sse_events,
+)
 from pi_core.messages import AssistantMessage
 
 
@@ -54,6 +62,43 @@ async def test_sse_framing_whatever_the_chunk_boundaries() -> None:
     assert await events_of([body]) == expected
     assert await events_of([body[i : i + 1] for i in range(len(body))]) == expected
     assert await events_of([body[:37], body[37:40], body[40:]]) == expected
+    for cut in range(len(body)):  # every split in two (a CR and its LF apart, too)
+        assert await events_of([body[:cut], body[cut:]]) == expected, cut
+
+
+async def test_one_line_events_and_others_mix_in_one_read() -> None:
+    body = (
+        b"data: a\n\n"
+        b"event: named\ndata: b\n\n"
+        b"data: c\n\n"
+        b"data: d1\ndata: d2\n\n"
+        b"\n\n\n"
+        b"data: e\r\n\r\n"
+        b"data:f\n\n"
+        b"data: g\n"
+    )
+    expected = [
+        ("message", "a"),
+        ("named", "b"),
+        ("message", "c"),
+        ("message", "d1\nd2"),
+        ("message", "e"),
+        ("message", "f"),
+        ("message", "g"),
+    ]
+    assert await events_of([body]) == expected
+    assert await events_of([b"event: named\n", b"data: b\n\n", b"data: c\n\n"]) == [
+        ("named", "b"),
+        ("message", "c"),
+    ]
+
+
+def test_event_json_parses_like_json_loads_and_fails_like_it() -> None:
+    chunk = '{"choices":[{"delta":{"content":"caf\u00e9 \\"x\\""}}],"n":12345678901234567890}'
+    assert event_json(chunk) == json.loads(chunk)
+    assert event_json('{"a":"\\ud800"}') == {"a": "\ud800"}  # a lone surrogate escape
+    with pytest.raises(json.JSONDecodeError):
+        event_json('{"cut')
 
 
 async def test_a_partial_last_line_is_not_delivered() -> None:

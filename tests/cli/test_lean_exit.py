@@ -124,3 +124,68 @@ def test_a_failed_run_keeps_its_exit_code(cli: Cli, tmp_path: Path) -> None:
     result = cli.run("-p", "hello", "--model", "fake/no-such-model")
     assert result.returncode == 1
     assert "no-such-model" in result.stderr
+
+
+def test_rpc_mode_streams_on_while_the_reader_stalls_and_loses_nothing(cli: Cli) -> None:
+    """stdout is written by a thread: with nobody reading, the agent still finishes its turn
+    (it asks for the next one), and every record arrives whole and in order afterwards."""
+    (cli.cwd / "a.txt").write_text("hello")
+    text = "".join(f"{n:04d} é😀\n" for n in range(1500))  # 1,500 deltas, each record ~2x the text
+    cli.server.queue(
+        chat_stream(text, tool_calls=[("read", {"path": "a.txt"})], piece=10),
+        chat_stream("done"),
+    )
+    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
+    process = subprocess.Popen(
+        [_pi(), "--mode", "rpc"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    process.stdin.write(command.encode())
+    process.stdin.flush()
+    cli.server.wait_for_requests(2, timeout=120)  # ~20 MB of records unread, far past the pipe
+    process.stdin.close()
+    output = _read_in_small_pieces(process)
+    assert process.wait(timeout=60) == 0
+    records = [json.loads(line) for line in output.decode().splitlines()]
+    assert records[-1]["type"] == "agent_end"
+    answers: list[str] = []
+    for record in records:
+        if record["type"] == "message_start" and record["message"]["role"] == "assistant":
+            answers.append("")
+        if record["type"] != "message_update":
+            continue
+        event = record["assistantMessageEvent"]
+        assert event["partial"] == record["message"]
+        if event["type"] == "text_delta":
+            answers[-1] += event["delta"]
+            assert record["message"]["content"][0]["text"] == answers[-1]
+    assert answers == [text, "done"]
+
+
+def test_rpc_mode_whose_reader_goes_away_finishes_the_turn_and_exits_120(cli: Cli) -> None:
+    """A client that closes its end of stdout: the writer thread's failure neither hangs nor
+    crashes the agent; the turn is saved and the exit code says output was lost."""
+    cli.server.queue(chat_stream(BIG, piece=64))
+    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
+    process = subprocess.Popen(
+        [_pi(), "--mode", "rpc"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(command.encode())
+    process.stdin.flush()
+    first = json.loads(process.stdout.readline())
+    assert first["id"] == "p1" and first["success"] is True
+    process.stdout.close()  # the reader is gone while ~5,000 records are still to come
+    process.stdin.close()
+    assert process.wait(timeout=120) == 120
+    assert _assistant_texts(_session_lines(cli)) == [BIG]

@@ -74,14 +74,14 @@ def encode_payload(payload: dict[str, Any], parts: EncodedParts | None = None) -
 
 async def stream_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
     """The stream's events as dicts (pings dropped); an `error` event raises `StreamErrorEvent`."""
-    from pi_core.ai.http import sse_events
+    from pi_core.ai.http import event_json, sse_events
 
     async for name, data in sse_events(response):
         if name == "error":
             raise StreamErrorEvent(data)
         if name == "ping":
             continue
-        yield json.loads(data)
+        yield event_json(data)
 
 
 def message_as_events(message: dict[str, Any]) -> list[dict[str, Any]]:

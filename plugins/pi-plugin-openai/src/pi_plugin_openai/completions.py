@@ -80,6 +80,9 @@ class _Blocks:
 
 def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessageEvent]:
     builder = blocks.builder
+    content = delta.get("content")
+    if len(delta) == 1 and blocks.text is not None and type(content) is str and content:
+        return [builder.text_delta(blocks.text, content)]  # more of the open text: most chunks
     events: list[AssistantMessageEvent] = []
     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
@@ -87,7 +90,6 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             blocks.thinking, started = builder.thinking_start()
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
-    content = delta.get("content")
     if isinstance(content, str) and content:
         events += blocks.close_thinking()
         if blocks.text is None:

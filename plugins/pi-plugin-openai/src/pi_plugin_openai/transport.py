@@ -7,7 +7,6 @@ imported on the first request, not at start-up.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -107,7 +106,7 @@ class EventStream:
         self.done = False
 
     async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
-        from pi_core.ai.http import sse_events
+        from pi_core.ai.http import event_json, sse_events
 
         async for _, data in sse_events(self.response):
             if self.done:
@@ -115,7 +114,7 @@ class EventStream:
             if data.startswith("[DONE]"):
                 self.done = True
                 continue
-            event = json.loads(data)
+            event = event_json(data)
             if isinstance(event, dict) and event.get("error"):
                 error = event["error"]
                 message = error.get("message") if isinstance(error, dict) else None
