@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
-from collections import deque
 from typing import Any, BinaryIO
 
 from pi_core.modes.jsonl import encode_record
+from pi_core.modes.queued_writer import QueuedWriter
 
 _FLUSH_AT = 1 << 20
 _BACKLOG_LIMIT = 64 << 20
@@ -26,61 +25,18 @@ _pending: list[bytes] = []
 _pending_bytes = 0
 
 
-class _StdoutWriter:
-    """Writes queued byte strings to one binary stream from its own thread, in order."""
+def _stream_writer(stream: BinaryIO) -> QueuedWriter:
+    """A writer thread for `stream`, waiting while more than `_BACKLOG_LIMIT` bytes are queued."""
 
-    def __init__(self, stream: BinaryIO) -> None:
-        self.stream = stream
-        self._chunks: deque[bytes] = deque()
-        self.backlog = 0
-        self.failed: OSError | None = None
-        self._condition = threading.Condition()
-        self._thread = threading.Thread(target=self._run, name="pi-stdout-writer", daemon=True)
-        self._thread.start()
+    def write(data: bytes) -> None:
+        stream.write(data)
+        stream.flush()
 
-    def write(self, data: bytes) -> None:
-        """Queue `data`; wait first while more than `_BACKLOG_LIMIT` bytes are still queued."""
-        with self._condition:
-            if self.backlog > _BACKLOG_LIMIT:
-                self._condition.wait_for(lambda: self.backlog <= _BACKLOG_LIMIT or self._dead)
-            if self.failed is not None:
-                return  # the reader went away: the exit reports it (flush fails)
-            self._chunks.append(data)
-            self.backlog += len(data)
-            self._condition.notify_all()
-
-    def drain(self) -> None:
-        """Wait until everything queued is written (or writing failed)."""
-        with self._condition:
-            self._condition.wait_for(lambda: self.backlog == 0 or self._dead)
-
-    @property
-    def _dead(self) -> bool:
-        return self.failed is not None or not self._thread.is_alive()
-
-    def _run(self) -> None:
-        while True:
-            with self._condition:
-                self._condition.wait_for(lambda: bool(self._chunks))
-                chunks = self._chunks
-                data = chunks.popleft() if len(chunks) == 1 else b"".join(chunks)
-                chunks.clear()
-            try:
-                self.stream.write(data)
-                self.stream.flush()
-            except Exception as error:  # a closed pipe, a closed stream: never a silent hang
-                with self._condition:
-                    self.failed = error if isinstance(error, OSError) else OSError(str(error))
-                    self._chunks.clear()
-                    self.backlog = 0
-                    self._condition.notify_all()
-                return
-            with self._condition:
-                self.backlog -= len(data)
-                self._condition.notify_all()
+    return QueuedWriter(write, "pi-stdout-writer", limit=_BACKLOG_LIMIT)
 
 
-_writer: _StdoutWriter | None = None
+_writer: QueuedWriter | None = None
+_writer_stream: BinaryIO | None = None
 
 
 def write_record(record: Any) -> None:
@@ -105,17 +61,17 @@ def write_record(record: Any) -> None:
 
 def _hand_on() -> None:
     """Give every queued record to the writer thread, in one piece."""
-    global _pending_bytes, _writer
+    global _pending_bytes, _writer, _writer_stream
     if not _pending:
         return
     data = b"".join(_pending)
     _pending.clear()
     _pending_bytes = 0
     stream = sys.stdout.buffer
-    if _writer is None or _writer.stream is not stream:
+    if _writer is None or _writer_stream is not stream:
         if _writer is not None:
             _writer.drain()  # stdout was replaced (an embedding caller): keep the order
-        _writer = _StdoutWriter(stream)
+        _writer, _writer_stream = _stream_writer(stream), stream
     _writer.write(data)
 
 

@@ -11,70 +11,39 @@ from __future__ import annotations
 import os
 import select
 import sys
-import threading
-from collections import deque
 from typing import Any
 
 from prompt_toolkit.output.vt100 import Vt100_Output
 
+from pi_core.modes.queued_writer import QueuedWriter
+
 
 class TerminalWriter:
-    """Writes queued text to a file descriptor from its own thread, in the order queued."""
+    """Text for a terminal's file descriptor, queued and written by a `QueuedWriter` thread in the
+    order queued; once the terminal goes away, output is dropped and nothing blocks."""
 
     def __init__(self, fd: int, encoding: str = "utf-8") -> None:
         self.fd = fd
         self.encoding = encoding
-        self._chunks: deque[bytes] = deque()
-        self._pending = 0
-        self._closed = False
-        self._broken = False
-        self._condition = threading.Condition()
-        self._thread = threading.Thread(target=self._run, name="pi-terminal-writer", daemon=True)
-        self._thread.start()
+        self._queue = QueuedWriter(self._write_all, "pi-terminal-writer")
 
     @property
     def backlog(self) -> int:
         """Bytes queued but not yet accepted by the terminal."""
-        return self._pending
+        return self._queue.backlog
 
     def write(self, text: str) -> None:
         """Queue text (returns at once)."""
-        if not text or self._broken:
-            return
-        data = text.encode(self.encoding, "replace")
-        with self._condition:
-            self._chunks.append(data)
-            self._pending += len(data)
-            self._condition.notify_all()
+        if text:
+            self._queue.write(text.encode(self.encoding, "replace"))
 
     def drain(self, timeout: float | None = 10.0) -> bool:
         """Wait until everything queued is written; False if the terminal did not take it."""
-        with self._condition:
-            return self._condition.wait_for(lambda: self._pending == 0 or self._broken, timeout)
+        return self._queue.drain(timeout)
 
     def close(self) -> None:
         """Write what is queued, then stop the thread."""
-        self.drain()
-        with self._condition:
-            self._closed = True
-            self._condition.notify_all()
-        self._thread.join(timeout=1.0)
-
-    def _run(self) -> None:
-        while True:
-            with self._condition:
-                self._condition.wait_for(lambda: bool(self._chunks) or self._closed)
-                if not self._chunks:
-                    return
-                data = b"".join(self._chunks)
-                self._chunks.clear()
-            try:
-                self._write_all(data)
-            except OSError:
-                self._broken = True  # the terminal went away: drop output, never block
-            with self._condition:
-                self._pending = 0 if self._broken else self._pending - len(data)
-                self._condition.notify_all()
+        self._queue.close()
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
