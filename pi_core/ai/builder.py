@@ -187,10 +187,7 @@ class AssistantMessageBuilder:
 
     def tool_call_delta(self, index: int, delta: str) -> ToolCallDelta:
         """Append a piece of the tool call's JSON arguments."""
-        chunks = self._chunks.get(index)
-        if chunks is None:
-            chunks = self._chunks[index] = _Chunks()
-        chunks.parts.append(delta)
+        self._chunks_of(index).parts.append(delta)
         # in the model's field order: construct_trusted keeps the dict as it is
         fields = {
             "content_index": index,
@@ -218,11 +215,14 @@ class AssistantMessageBuilder:
         self.message.content.append(block)
         return len(self.message.content) - 1
 
-    def _append(self, index: int, delta: str) -> None:
+    def _chunks_of(self, index: int) -> _Chunks:
         chunks = self._chunks.get(index)
-        if chunks is None:
+        if chunks is None:  # not setdefault: that would build a spare _Chunks on every delta
             chunks = self._chunks[index] = _Chunks()
-        if chunks.add(delta):
+        return chunks
+
+    def _append(self, index: int, delta: str) -> None:
+        if self._chunks_of(index).add(delta):
             self._sync(index)
 
     def _sync(self, index: int) -> None:

@@ -309,7 +309,6 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
     # anything else goes through the line-by-line parser below.
     pending = b""
     parser = _EventParser()
-    idle = True  # no field of an event read since the last blank line
     count = 0
     slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
     async for chunk in response.aiter_bytes():
@@ -329,17 +328,15 @@ async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]
                 # REPL's key presses wait behind it); give other tasks a turn every few ms
                 await asyncio.sleep(0)
                 slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
-            if idle and piece.startswith(b"data: ") and b"\n" not in piece:
+            if parser.idle and piece.startswith(b"data: ") and b"\n" not in piece:
                 yield "message", piece[6:].decode(errors="replace")  # a whole one-line event
                 continue
             for event in parser.lines(piece):
                 yield event
             if ended := parser.dispatch():
                 yield ended
-            idle = True
         for event in parser.lines(rest):
             yield event
-        idle = parser.idle
     if parser.data:
         yield parser.name or "message", "\n".join(parser.data)
 
