@@ -14,7 +14,7 @@ import asyncio
 import select
 import socket
 import ssl
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import httpcore
@@ -232,24 +232,16 @@ class AsyncioBackend(httpcore.AsyncNetworkBackend):
     ) -> httpcore.AsyncNetworkStream:
         """Connect to `host`:`port` (TCP_NODELAY, as asyncio sets on every TCP connection)."""
         loop = asyncio.get_running_loop()
-        receiver = _Receiver()
         local = (local_address, 0) if local_address else None
-        try:
-            async with asyncio.timeout(timeout):
-                transport, _ = await loop.create_connection(
-                    lambda: receiver,
-                    host,
-                    port,
-                    local_addr=local,
-                    happy_eyeballs_delay=None if _is_address(host) else HAPPY_EYEBALLS_DELAY,
-                )
-        except TimeoutError as error:
-            raise httpcore.ConnectTimeout(f"Timed out connecting to {host}:{port}") from error
-        except OSError as error:
-            raise httpcore.ConnectError(str(error) or type(error).__name__) from error
-        assert isinstance(transport, asyncio.Transport)
-        _set_options(transport, socket_options)
-        return AsyncioStream(transport, receiver)
+        delay = None if _is_address(host) else HAPPY_EYEBALLS_DELAY
+        return await _connect(
+            f"{host}:{port}",
+            lambda receiver: loop.create_connection(
+                receiver, host, port, local_addr=local, happy_eyeballs_delay=delay
+            ),
+            timeout,
+            socket_options,
+        )
 
     async def connect_unix_socket(
         self,
@@ -259,21 +251,42 @@ class AsyncioBackend(httpcore.AsyncNetworkBackend):
     ) -> httpcore.AsyncNetworkStream:
         """Connect to the Unix socket at `path`."""
         loop = asyncio.get_running_loop()
-        receiver = _Receiver()
-        try:
-            async with asyncio.timeout(timeout):
-                transport, _ = await loop.create_unix_connection(lambda: receiver, path)
-        except TimeoutError as error:
-            raise httpcore.ConnectTimeout(f"Timed out connecting to {path}") from error
-        except OSError as error:
-            raise httpcore.ConnectError(str(error) or type(error).__name__) from error
-        assert isinstance(transport, asyncio.Transport)
-        _set_options(transport, socket_options)
-        return AsyncioStream(transport, receiver)
+        return await _connect(
+            path,
+            lambda receiver: loop.create_unix_connection(receiver, path),
+            timeout,
+            socket_options,
+        )
 
     async def sleep(self, seconds: float) -> None:
         """Sleep (httpcore's retry back-off)."""
         await asyncio.sleep(seconds)
+
+
+_Opener = Callable[
+    [Callable[[], _Receiver]], Awaitable[tuple[asyncio.BaseTransport, asyncio.BaseProtocol]]
+]
+
+
+async def _connect(
+    where: str,
+    open_connection: _Opener,
+    timeout: float | None,
+    socket_options: Iterable[SocketOption] | None,
+) -> AsyncioStream:
+    """Open a connection with `open_connection` (given the protocol's factory), mapping failures
+    to httpcore's ConnectTimeout / ConnectError."""
+    receiver = _Receiver()
+    try:
+        async with asyncio.timeout(timeout):
+            transport, _ = await open_connection(lambda: receiver)
+    except TimeoutError as error:
+        raise httpcore.ConnectTimeout(f"Timed out connecting to {where}") from error
+    except OSError as error:
+        raise httpcore.ConnectError(str(error) or type(error).__name__) from error
+    assert isinstance(transport, asyncio.Transport)
+    _set_options(transport, socket_options)
+    return AsyncioStream(transport, receiver)
 
 
 def _is_address(host: str) -> bool:
