@@ -49,6 +49,23 @@ def _assistant_texts(lines: list[dict[str, Any]]) -> list[str]:
     ]
 
 
+def _rpc_prompted(cli: Cli, message: str) -> subprocess.Popen[bytes]:
+    """`pi --mode rpc` with the prompt `message` (id p1) written to its stdin and flushed."""
+    process = subprocess.Popen(
+        [_pi(), "--mode", "rpc"],
+        cwd=cli.cwd,
+        env=cli.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert process.stdin is not None
+    command = {"id": "p1", "type": "prompt", "message": message}
+    process.stdin.write((json.dumps(command) + "\n").encode())
+    process.stdin.flush()
+    return process
+
+
 def test_print_mode_output_and_session_are_whole_through_a_slow_pipe(cli: Cli) -> None:
     (cli.cwd / "a.txt").write_text("hello from a")
     cli.server.queue(
@@ -99,17 +116,8 @@ def test_json_mode_prints_every_event_up_to_agent_end(cli: Cli) -> None:
 
 def test_rpc_mode_finishes_the_queued_prompt_after_stdin_ends(cli: Cli) -> None:
     cli.server.queue(chat_stream(BIG, piece=4096))
-    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
-    process = subprocess.Popen(
-        [_pi(), "--mode", "rpc"],
-        cwd=cli.cwd,
-        env=cli.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
+    process = _rpc_prompted(cli, "write a lot")
     assert process.stdin is not None
-    process.stdin.write(command.encode())
     process.stdin.close()  # EOF right behind the prompt
     output = _read_in_small_pieces(process)
     assert process.wait(timeout=60) == 0
@@ -135,18 +143,8 @@ def test_rpc_mode_streams_on_while_the_reader_stalls_and_loses_nothing(cli: Cli)
         chat_stream(text, tool_calls=[("read", {"path": "a.txt"})], piece=10),
         chat_stream("done"),
     )
-    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
-    process = subprocess.Popen(
-        [_pi(), "--mode", "rpc"],
-        cwd=cli.cwd,
-        env=cli.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-    )
+    process = _rpc_prompted(cli, "write a lot")
     assert process.stdin is not None
-    process.stdin.write(command.encode())
-    process.stdin.flush()
     cli.server.wait_for_requests(2, timeout=120)  # ~20 MB of records unread, far past the pipe
     process.stdin.close()
     output = _read_in_small_pieces(process)
@@ -171,18 +169,8 @@ def test_rpc_mode_whose_reader_goes_away_finishes_the_turn_and_exits_120(cli: Cl
     """A client that closes its end of stdout: the writer thread's failure neither hangs nor
     crashes the agent; the turn is saved and the exit code says output was lost."""
     cli.server.queue(chat_stream(BIG, piece=64))
-    command = json.dumps({"id": "p1", "type": "prompt", "message": "write a lot"}) + "\n"
-    process = subprocess.Popen(
-        [_pi(), "--mode", "rpc"],
-        cwd=cli.cwd,
-        env=cli.env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    process = _rpc_prompted(cli, "write a lot")
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(command.encode())
-    process.stdin.flush()
     first = json.loads(process.stdout.readline())
     assert first["id"] == "p1" and first["success"] is True
     process.stdout.close()  # the reader is gone while ~5,000 records are still to come
