@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import agent_runs
 from harness.rpc import RpcProcess
-from harness.scenarios import MODEL, TimedFakeServer, tool_turn_answers
+from harness.scenarios import MODEL, TimedFakeServer
 
 
 def tree_cpu(pid: int) -> float:
@@ -48,18 +48,10 @@ def measure(name: str, executable: str, server: TimedFakeServer, runs: int) -> t
         process = RpcProcess(argv, side.workspace.project, side.workspace.env)
         try:
             process.command({"type": "get_state"}, timeout=120)
-
-            def conversation() -> float:
-                process.command({"type": "new_session"})
-                server.queue(*tool_turn_answers(20))
-                _, sent = process.send({"type": "prompt", "message": "Look around src/ and report"})
-                ended, _ = process.wait_for("agent_end")
-                return ended - sent
-
             for _ in range(3):
-                conversation()
+                agent_runs.tool_conversation(process, server, 20)
             before = tree_cpu(process.process.pid)
-            walls = [conversation() for _ in range(runs)]
+            walls = [agent_runs.tool_conversation(process, server, 20)[0] for _ in range(runs)]
             cpu = (tree_cpu(process.process.pid) - before) / runs
         finally:
             process.close()

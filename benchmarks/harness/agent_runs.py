@@ -10,6 +10,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.measure import PeakProbe, Sample, Summary, measure_runs
 from harness.rpc import RpcProcess
@@ -105,14 +106,11 @@ def rpc_conversations(
         process.command({"type": "get_state"}, timeout=120)
         turn_times = []
         for index in range(runs + 1):
-            process.command({"type": "new_session"})
-            server.queue(*tool_turn_answers(turns))
             before = len(server.requests)
-            _, sent = process.send({"type": "prompt", "message": "Look around src/ and report"})
-            ended, record = process.wait_for("agent_end")
+            seconds, record = tool_conversation(process, server, turns)
             check_turns(side, record, turns, len(server.requests) - before)
             if index:  # the first conversation warms up
-                turn_times.append(ended - sent)
+                turn_times.append(seconds)
         stream_times = []
         expected = stream_text(stream_bytes)
         for index in range(runs + 1):
@@ -129,6 +127,18 @@ def rpc_conversations(
     finally:
         peak = process.close()
     return RpcFigures(statistics.median(turn_times), statistics.median(stream_times), peak)
+
+
+def tool_conversation(
+    process: RpcProcess, server: TimedFakeServer, turns: int
+) -> tuple[float, dict[str, Any]]:
+    """In a fresh session, one prompt answered by `turns - 1` tool turns and a text turn: the
+    seconds from sending it to agent_end, and the agent_end record."""
+    process.command({"type": "new_session"})
+    server.queue(*tool_turn_answers(turns))
+    _, sent = process.send({"type": "prompt", "message": "Look around src/ and report"})
+    ended, record = process.wait_for("agent_end")
+    return ended - sent, record
 
 
 def last_text(agent_end: dict[str, object]) -> str:
