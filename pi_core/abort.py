@@ -62,8 +62,11 @@ class AbortSignal:
             self._waiters.remove(event)
 
     async def race(self, awaitable: Awaitable[T]) -> T:
-        """Await `awaitable`, but cancel it and raise `AbortError` as soon as abort is requested."""
-        self.raise_if_aborted()
+        """Await `awaitable`, but cancel it and raise `AbortError` as soon as abort is requested
+        (at once, the awaitable cancelled unstarted, when it already was)."""
+        if self._aborted:
+            asyncio.ensure_future(awaitable).cancel()  # no "never awaited" warning
+            self.raise_if_aborted()
         # The awaiting task itself is cancelled on abort, as `asyncio.timeout` does: no task of
         # its own for the work, nor one waiting for the abort (this runs for every tool call).
         task = asyncio.current_task()

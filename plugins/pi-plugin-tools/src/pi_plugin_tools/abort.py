@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -24,9 +23,6 @@ async def abortable(work: Awaitable[T], signal: AbortSignal | None) -> T:
     """Await `work`, but raise `AbortError` as soon as the signal fires (the work is cancelled)."""
     if signal is None:
         return await work
-    if signal.aborted:
-        asyncio.ensure_future(work).cancel()  # never started, and no "never awaited" warning
-        raise AbortError(ABORTED)
     try:
         return await signal.race(work)
     except AbortError:
