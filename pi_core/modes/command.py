@@ -16,7 +16,7 @@ from pi_core.thinking import THINKING_LEVELS
 
 if TYPE_CHECKING:
     from pi_core.ai.model_registry import ModelRegistry
-    from pi_core.modes.startup import RunOptions
+    from pi_core.modes.run_options import RunOptions
 
 THINKING = click.Choice(THINKING_LEVELS)
 
@@ -35,9 +35,12 @@ class RunCommand(click.Command):
         formatter.write_usage("pi", "[OPTIONS] [@FILES]... [MESSAGES]...")
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        """Add plugin flags as options, then parse as usual."""
-        if not {"-v", "--version"} & set(args):
-            known = {name for param in self.params for name in param.opts}
+        """Add plugin flags as options, then parse as usual; when the REPL can draw its editor
+        before the plugins load (no option a plugin could own), they are not loaded here."""
+        known = {name for param in self.params for name in param.opts}
+        if _early_start_wanted(args, known):
+            ctx.meta["pi.editor_first"] = True
+        elif not {"-v", "--version"} & set(args):
             # click parameter names must be identifiers; a flag's own name may hold dashes.
             flag_names: dict[str, str] = ctx.meta.setdefault("pi.flag_names", {})
             for flag in _plugin_flags(ctx, args):
@@ -54,6 +57,12 @@ class RunCommand(click.Command):
                                          metavar="VALUE", help=flag["description"])  # fmt: skip
                 self.params.append(param)
         return super().parse_args(ctx, args)
+
+
+def _early_start_wanted(args: list[str], known: set[str]) -> bool:
+    from pi_core.modes.interactive.launch import early_start_wanted
+
+    return early_start_wanted(args, known)
 
 
 def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:
@@ -75,7 +84,8 @@ def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:
         if cached is not None:
             return cached
         modules_before = set(sys.modules)
-    from pi_core.modes.startup import RunOptions, load_plugins_for
+    from pi_core.modes.run_options import RunOptions
+    from pi_core.modes.startup import load_plugins_for
 
     options = RunOptions(
         cwd=cwd, extensions=extensions, no_extensions=no_extensions, blocked=blocked
@@ -226,8 +236,7 @@ Examples:
 @click.pass_context
 def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any) -> None:
     """pi: a terminal coding agent with read, bash, edit and write tools, and plugins."""
-    from pi_core.modes.startup import RunOptions, load_plugins_for, report_problems
-    from pi_core.plugins.manager import PluginManager
+    from pi_core.modes.run_options import RunOptions
 
     if values.pop("offline"):
         os.environ["PI_OFFLINE"] = "1"
@@ -261,6 +270,17 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         flag_values=flag_values,
         **values,
     )
+    files = [a[1:] for a in arguments if a.startswith("@")]
+    messages = [a for a in arguments if not a.startswith("@")]
+    import asyncio
+
+    if ctx.meta.get("pi.editor_first"):
+        from pi_core.modes.interactive.launch import run_editor_first
+
+        sys.exit(asyncio.run(run_editor_first(options, messages, files, verbose)))
+    from pi_core.modes.startup import load_plugins_for, report_problems
+    from pi_core.plugins.manager import PluginManager
+
     manager: PluginManager | None = ctx.meta.get("pi.plugins")
     if manager is None:  # `--help` was an option's value, and the flags came from the cache
         manager = load_plugins_for(options)
@@ -272,10 +292,6 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         sys.exit(print_models(registry, list_models))
     if must_stop:
         sys.exit(1)
-    files = [a[1:] for a in arguments if a.startswith("@")]
-    messages = [a for a in arguments if not a.startswith("@")]
-    import asyncio
-
     from pi_core.modes.lean import exit_process, startup_done
 
     if mode is None and not print_mode and sys.stdin.isatty():

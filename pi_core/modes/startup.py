@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pi_core.modes.run_options import RunOptions
 from pi_core.plugins.manager import LoadOptions, PluginManager
 
 if TYPE_CHECKING:
@@ -18,40 +18,6 @@ if TYPE_CHECKING:
 
 class StartupError(Exception):
     """Something the user asked for cannot be set up; the message says what to do."""
-
-
-@dataclass
-class RunOptions:
-    """Everything the command line can say about a session."""
-
-    cwd: Path = field(default_factory=Path.cwd)
-    provider: str | None = None
-    model: str | None = None
-    thinking: str | None = None
-    api_key: str | None = None
-    system_prompt: str | None = None
-    append_system_prompt: list[str] = field(default_factory=list)
-    continue_session: bool = False
-    resume: bool = False
-    session: str | None = None
-    fork: str | None = None
-    session_dir: str | None = None
-    no_session: bool = False
-    models: list[str] = field(default_factory=list)
-    tools: list[str] | None = None
-    no_tools: bool = False
-    no_builtin_tools: bool = False
-    extensions: list[str] = field(default_factory=list)
-    no_extensions: bool = False
-    blocked: list[str] = field(default_factory=list)
-    skills: list[str] = field(default_factory=list)
-    no_skills: bool = False
-    prompt_templates: list[str] = field(default_factory=list)
-    no_prompt_templates: bool = False
-    themes: list[str] = field(default_factory=list)
-    no_themes: bool = False
-    no_context_files: bool = False
-    flag_values: dict[str, Any] = field(default_factory=dict)
 
 
 def session_manager_for(options: RunOptions, settings_dir: str | None) -> SessionManager:
@@ -125,17 +91,23 @@ def config_warnings(manager: PluginManager, registry: ModelRegistry) -> list[str
     return list(dict.fromkeys(problems))
 
 
+def problem_lines(manager: PluginManager, registry: ModelRegistry, *, verbose: bool) -> list[str]:
+    """Config warnings and plugin load errors, one message per line (with tracebacks if verbose)."""
+    lines = [f"Warning: {warning}" for warning in config_warnings(manager, registry)]
+    for error in manager.errors:
+        lines.append(f"Error: {error.message()}")
+        if verbose and error.traceback:
+            lines.append(error.traceback.rstrip())
+    return lines
+
+
 def report_problems(manager: PluginManager, registry: ModelRegistry, *, verbose: bool) -> bool:
     """Print config warnings and plugin load errors on stderr; return True when a plugin failed
     (start-up must stop: a plugin that did not load may be a gate)."""
     import click
 
-    for warning in config_warnings(manager, registry):
-        click.echo(f"Warning: {warning}", err=True)
-    for error in manager.errors:
-        click.echo(f"Error: {error.message()}", err=True)
-        if verbose and error.traceback:
-            click.echo(error.traceback.rstrip(), err=True)
+    for line in problem_lines(manager, registry, verbose=verbose):
+        click.echo(line, err=True)
     return bool(manager.errors)
 
 

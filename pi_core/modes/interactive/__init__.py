@@ -35,14 +35,22 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
             from pi_core.modes.interactive.dumb import DumbRepl
 
             return await DumbRepl(session).run(first or None, images)
-        return await _run_app(session, ui, first or None, images, messages[1:], resume)
+        return await run_app(session, ui, first or None, images, messages[1:], resume)
     finally:
         await session.shutdown()
 
 
-async def _run_app(
-    session: Any, ui: Any, first: str | None, images: Any, more: list[str], resume: bool = False
+async def run_app(
+    session: Any,
+    ui: Any,
+    first: str | None,
+    images: Any,
+    more: list[str],
+    resume: bool = False,
+    draft: Any = None,
 ) -> int:
+    """Print the header and the loaded session, then run the REPL on `session` (its editor
+    holding `draft`, a prompt_toolkit Document, if given) until the user leaves."""
     from pi_core.modes.interactive.app import InteractiveApp, print_block
     from pi_core.modes.interactive.header import header
     from pi_core.modes.interactive.themes.active import start_theme_watch, startup_theme
@@ -58,6 +66,8 @@ async def _run_app(
     for message in session.messages:
         app.transcript.message(message, width)
     app.flush_before_start()
+    if draft is not None:
+        app.buffer.document = draft
     start_theme_watch(app)
     if resume:
         from pi_core.modes.interactive.selectors.sessions import pick_session

@@ -819,6 +819,8 @@ class _Application(Application[int]):
         """Draw a pending redraw at once instead of after the loop's queued work."""
         if not self._invalidated or not self.is_running or self.is_done:
             return
+        if self.renderer.last_rendered_screen is None:
+            return  # keys handed over from the early editor, before the first frame's set-up
         self._changed_since = False
         super()._redraw()
         self._drawn_ahead = True
