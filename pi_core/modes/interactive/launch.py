@@ -32,6 +32,11 @@ from pi_core.modes.run_options import RunOptions
 CORE_MODULES = (
     "pi_core.modes.startup",
     "pi_core.plugins.manager",
+    "email.parser",  # importlib.metadata reads the plugins' distributions with it
+    "pi_core.providers",
+    "pi_core.ai.builder",
+    "pi_core.ai.cost",
+    "pi_core.ai.transform",
     "pi_core.ai.model_registry",
     "pi_core.agent_session.session",
     "pi_core.modes.files",
@@ -65,10 +70,9 @@ def early_start_wanted(args: Iterable[str], built_in_options: set[str]) -> bool:
 
 def _import_all(names: tuple[str, ...]) -> None:
     for name in names:
-        try:
+        # an error is left for the loop, which imports the module again and reports it
+        with contextlib.suppress(Exception):
             importlib.import_module(name)
-        except BaseException:  # the loop imports it again and reports the error
-            return
 
 
 async def _in_daemon_thread(work: Callable[[], None]) -> None:
