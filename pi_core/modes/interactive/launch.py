@@ -123,8 +123,6 @@ async def run_editor_first(
             return 0
         loaded = load.result()
         if loaded.session is None:
-            if draft.text.strip():
-                _write(f"Not sent: {draft.text}\n")
             return 1
     from pi_core.modes.interactive import run_app
     from pi_core.modes.lean import startup_done
