@@ -50,6 +50,7 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
+from pi_core.modes.interactive.input_priority import keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
@@ -747,6 +748,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
+        undo_keyboard_first = self._keyboard_first(loop)
         # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
@@ -761,6 +763,7 @@ class InteractiveApp:
         try:
             code = await self.app.run_async()
         finally:
+            undo_keyboard_first()
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
@@ -770,6 +773,13 @@ class InteractiveApp:
                 loop.remove_signal_handler(signal.SIGHUP)
         self.flush_before_start()
         return int(code or 0)
+
+    def _keyboard_first(self, loop: asyncio.AbstractEventLoop) -> Any:
+        try:
+            fd = self.app.input.fileno()
+        except (NotImplementedError, AttributeError, OSError, ValueError):
+            return lambda: None
+        return keyboard_first(loop, fd)
 
     def flush_before_start(self) -> None:
         """Print what the transcript holds (a loaded session) before the app draws."""

@@ -1,0 +1,67 @@
+"""Keyboard first: the terminal's reader runs before work the previous loop pass queued."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+from pi_core.modes.interactive.input_priority import keyboard_first
+
+
+def _order_after_a_key_press(prioritise: bool) -> list[str]:
+    """A task that yields after each step (as the stream parser does) presses a key in its
+    second step; returns the order in which the steps and the key's reader ran."""
+    order: list[str] = []
+    read_end, write_end = os.pipe()
+    loop = asyncio.new_event_loop()
+    try:
+        loop.add_reader(read_end, lambda: order.append(f"key {os.read(read_end, 10)!r}"))
+        undo = keyboard_first(loop, read_end) if prioritise else (lambda: None)
+
+        async def stream() -> None:
+            for step in range(4):
+                order.append(f"slice {step}")
+                if step == 1:
+                    os.write(write_end, b"x")  # readable at the loop's next poll
+                await asyncio.sleep(0)
+
+        loop.run_until_complete(stream())
+        undo()
+        loop.remove_reader(read_end)
+    finally:
+        loop.close()
+        os.close(read_end)
+        os.close(write_end)
+    return order
+
+
+def test_without_priority_the_key_waits_for_the_next_queued_slice() -> None:
+    order = _order_after_a_key_press(prioritise=False)
+    assert order.index("key b'x'") == order.index("slice 2") + 1
+
+
+def test_with_priority_the_key_runs_right_after_the_slice_it_arrived_in() -> None:
+    order = _order_after_a_key_press(prioritise=True)
+    assert order == ["slice 0", "slice 1", "key b'x'", "slice 2", "slice 3"]
+
+
+def test_undo_gives_the_loop_its_own_event_processing_back() -> None:
+    loop = asyncio.new_event_loop()
+    try:
+        original = loop._process_events  # type: ignore[attr-defined]
+        undo = keyboard_first(loop, 0)
+        assert loop._process_events is not original  # type: ignore[attr-defined]
+        undo()
+        assert loop._process_events == original  # type: ignore[attr-defined]
+    finally:
+        loop.close()
+
+
+def test_a_loop_without_the_selector_internals_is_left_alone() -> None:
+    class OtherLoop:
+        pass
+
+    other = OtherLoop()
+    undo = keyboard_first(other, 0)  # type: ignore[arg-type]
+    undo()
+    assert vars(other) == {}
