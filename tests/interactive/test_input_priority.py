@@ -1,11 +1,12 @@
-"""Keyboard first: the terminal's reader runs before work the previous loop pass queued."""
+"""The keyboard first: the terminal's reader runs before work the previous loop pass queued, and
+finished lines wait while the user types during a stream."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 
-from pi_core.modes.interactive.input_priority import keyboard_first
+from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 
 
 def _order_after_a_key_press(prioritise: bool) -> list[str]:
@@ -65,3 +66,35 @@ def test_a_loop_without_the_selector_internals_is_left_alone() -> None:
     undo = keyboard_first(other, 0)  # type: ignore[arg-type]
     undo()
     assert vars(other) == {}
+
+
+def test_finished_lines_are_printed_at_once_when_nobody_types() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    assert not hold.holds(10.0, streaming=True)
+
+
+def test_finished_lines_wait_while_keys_come_during_a_stream() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    hold.key_pressed(10.0)
+    assert hold.holds(10.01, streaming=True)
+    assert not hold.holds(10.06, streaming=True)  # a pause in the typing: printed
+
+
+def test_lines_never_wait_without_a_stream() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    hold.key_pressed(10.0)  # Enter sends a prompt: its message is printed at once
+    assert not hold.holds(10.01, streaming=False)
+
+
+def test_steady_typing_holds_lines_back_for_a_bounded_time_only() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    printed = []
+    now = 10.0
+    while now < 11.0:  # a key every 10 ms for a second
+        hold.key_pressed(now)
+        if not hold.holds(now + 0.005, streaming=True):
+            printed.append(round(now - 10.0, 2))
+        now += 0.01
+    assert printed  # lines still reach the scrollback while the typing goes on
+    gaps = [later - earlier for earlier, later in zip([0.0, *printed[:-1]], printed, strict=True)]
+    assert max(gaps) <= 0.25 + 0.021  # the longest hold, and the frames either side of it

@@ -50,7 +50,7 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
-from pi_core.modes.interactive.input_priority import keyboard_first
+from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
@@ -138,6 +138,8 @@ class InteractiveApp:
         self.app.drain = self.drain  # type: ignore[method-assign]
         self._redraw_start = 0.0
         self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
+        self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
+        self.app.key_processor.before_key_press += self._key_pressed
         self.app.before_render += self._redraw_started
         self.app.after_render += self._redraw_done
         self.app.ttimeoutlen = 0.05
@@ -706,7 +708,8 @@ class InteractiveApp:
         Rendering is cut in slices of a few milliseconds with the loop served in between, so a
         key press waits for one slice at most. Frames come at most 30 times a second and keep
         redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
-        agent); a terminal that lags skips frames instead of queueing them.
+        agent); a terminal that lags skips frames instead of queueing them. While the user types
+        during a stream, finished lines wait for a pause in the typing (`ScrollbackHold`).
         """
         while True:
             await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
@@ -721,13 +724,17 @@ class InteractiveApp:
                     break
                 await asyncio.sleep(0)
             busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
-            if self.transcript.out:
+            held = self.scrollback_hold.holds(time.monotonic(), self.session.is_streaming)
+            if self.transcript.out and not held:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
                 await self.print_above(text)
             elif (busy or self._dirty) and self.app.is_running:
                 self._dirty = False
                 self.app.invalidate()
+
+    def _key_pressed(self, _: Any) -> None:
+        self.scrollback_hold.key_pressed(time.monotonic())
 
     def _redraw_started(self, _: Any) -> None:
         self._redraw_start = time.perf_counter()

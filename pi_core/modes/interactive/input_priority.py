@@ -1,10 +1,16 @@
-"""Keyboard first: when the terminal has input, the event loop reads it before other ready work.
+"""The keyboard first: while an answer streams, a key press goes ahead of the stream's work.
 
-asyncio runs the callbacks that are ready in the order they were queued, and a file descriptor's
-reader is queued only when the loop polls, behind whatever the previous pass queued. While an
-answer streams that is the stream parser's next 2 ms slice (and the markdown renderer's), so a
-key press waited for the slice running when it arrived and then for another one. Moving the
-terminal's reader to the front of the queue leaves it only the slice that is running.
+- `keyboard_first`: when the terminal has input, the event loop reads it before other ready
+  work. asyncio runs the callbacks that are ready in the order they were queued, and a file
+  descriptor's reader is queued only when the loop polls, behind whatever the previous pass
+  queued. While an answer streams that is the stream parser's next 2 ms slice (and the
+  markdown renderer's), so a key press waited for the slice running when it arrived and then
+  for another one. Moving the terminal's reader to the front of the queue leaves it only the
+  slice that is running.
+- `ScrollbackHold`: while the user types during a stream, finished lines wait for a pause in
+  the typing before they are printed. The terminal takes bytes in order, so a key's echo
+  written right after a frame's lines reaches the screen only once the terminal has parsed
+  them (tens of KB while a fast answer streams: several ms even for tmux).
 """
 
 from __future__ import annotations
@@ -46,3 +52,31 @@ def keyboard_first(loop: asyncio.AbstractEventLoop, fd: int) -> Callable[[], Non
             del loop._process_events  # type: ignore[attr-defined]
 
     return undo
+
+
+class ScrollbackHold:
+    """Decides whether finished lines wait: while a stream runs and a key came less than
+    `pause` seconds ago, for at most `longest` seconds in a row (the live region keeps showing
+    the answer's last lines meanwhile)."""
+
+    def __init__(self, pause: float = 0.05, longest: float = 0.25) -> None:
+        self.pause = pause
+        self.longest = longest
+        self._last_key = float("-inf")
+        self._held_since: float | None = None
+
+    def key_pressed(self, now: float) -> None:
+        """Note a key press at `now` (`time.monotonic()`)."""
+        self._last_key = now
+
+    def holds(self, now: float, streaming: bool) -> bool:
+        """Whether lines finished by `now` wait for a later frame."""
+        if not streaming or now - self._last_key >= self.pause:
+            self._held_since = None
+            return False
+        if self._held_since is None:
+            self._held_since = now
+        if now - self._held_since >= self.longest:
+            self._held_since = None
+            return False
+        return True
