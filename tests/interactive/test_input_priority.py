@@ -98,3 +98,11 @@ def test_steady_typing_holds_lines_back_for_a_bounded_time_only() -> None:
     assert printed  # lines still reach the scrollback while the typing goes on
     gaps = [later - earlier for earlier, later in zip([0.0, *printed[:-1]], printed, strict=True)]
     assert max(gaps) <= 0.25 + 0.021  # the longest hold, and the frames either side of it
+
+
+def test_typing_means_a_key_came_within_the_pause() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    assert not hold.typing(10.0)  # no key yet
+    hold.key_pressed(10.0)
+    assert hold.typing(10.04)
+    assert not hold.typing(10.05)

@@ -724,12 +724,15 @@ class InteractiveApp:
                     break
                 await asyncio.sleep(0)
             busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
-            held = self.scrollback_hold.holds(time.monotonic(), self.session.is_streaming)
+            now = time.monotonic()
+            held = self.scrollback_hold.holds(now, self.session.is_streaming)
             if self.transcript.out and not held:
                 chunks, self.transcript.out = self.transcript.out, []
                 text = "\n".join(chunks) + "\n"
                 await self.print_above(text)
             elif (busy or self._dirty) and self.app.is_running:
+                if self.scrollback_hold.typing(now):
+                    continue  # each key press redraws it all: the next one shows this frame
                 self._dirty = False
                 self.app.invalidate()
 

@@ -69,9 +69,13 @@ class ScrollbackHold:
         """Note a key press at `now` (`time.monotonic()`)."""
         self._last_key = now
 
+    def typing(self, now: float) -> bool:
+        """Whether a key came less than `pause` seconds before `now`."""
+        return now - self._last_key < self.pause
+
     def holds(self, now: float, streaming: bool) -> bool:
         """Whether lines finished by `now` wait for a later frame."""
-        if not streaming or now - self._last_key >= self.pause:
+        if not streaming or not self.typing(now):
             self._held_since = None
             return False
         if self._held_since is None:
