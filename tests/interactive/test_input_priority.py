@@ -68,31 +68,35 @@ def test_a_loop_without_the_selector_internals_is_left_alone() -> None:
     assert vars(other) == {}
 
 
-def test_finished_lines_are_printed_at_once_when_nobody_types() -> None:
-    hold = ScrollbackHold(pause=0.05, longest=0.25)
-    assert not hold.holds(10.0, streaming=True)
+def test_finished_lines_are_printed_all_at_once_when_nobody_types() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25, batch=1000, settle=1.0)
+    assert hold.allowance(10.0, streaming=True) is None
 
 
-def test_finished_lines_wait_while_keys_come_during_a_stream() -> None:
-    hold = ScrollbackHold(pause=0.05, longest=0.25)
+def test_finished_lines_wait_while_keys_come_then_come_a_batch_at_a_time() -> None:
+    hold = ScrollbackHold(pause=0.05, longest=0.25, batch=1000, settle=1.0)
     hold.key_pressed(10.0)
-    assert hold.holds(10.01, streaming=True)
-    assert not hold.holds(10.06, streaming=True)  # a pause in the typing: printed
+    assert hold.allowance(10.01, streaming=True) == 0  # keys keep coming: they wait
+    assert hold.allowance(10.06, streaming=True) == 1000  # a pause: a batch per frame
+    assert hold.allowance(10.9, streaming=True) == 1000
+    assert hold.allowance(11.0, streaming=True) is None  # settled: all at once
 
 
 def test_lines_never_wait_without_a_stream() -> None:
-    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    hold = ScrollbackHold(pause=0.05, longest=0.25, batch=1000, settle=1.0)
     hold.key_pressed(10.0)  # Enter sends a prompt: its message is printed at once
-    assert not hold.holds(10.01, streaming=False)
+    assert hold.allowance(10.01, streaming=False) is None
 
 
 def test_steady_typing_holds_lines_back_for_a_bounded_time_only() -> None:
-    hold = ScrollbackHold(pause=0.05, longest=0.25)
+    hold = ScrollbackHold(pause=0.05, longest=0.25, batch=1000, settle=1.0)
     printed = []
     now = 10.0
     while now < 11.0:  # a key every 10 ms for a second
         hold.key_pressed(now)
-        if not hold.holds(now + 0.005, streaming=True):
+        allowance = hold.allowance(now + 0.005, streaming=True)
+        if allowance != 0:
+            assert allowance == 1000  # still typing: a batch, not everything
             printed.append(round(now - 10.0, 2))
         now += 0.01
     assert printed  # lines still reach the scrollback while the typing goes on

@@ -709,7 +709,8 @@ class InteractiveApp:
         key press waits for one slice at most. Frames come at most 30 times a second and keep
         redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
         agent); a terminal that lags skips frames instead of queueing them. While the user types
-        during a stream, finished lines wait for a pause in the typing (`ScrollbackHold`).
+        during a stream, finished lines wait for a pause in the typing and then come a batch
+        at a time (`ScrollbackHold`).
         """
         while True:
             await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
@@ -725,11 +726,9 @@ class InteractiveApp:
                 await asyncio.sleep(0)
             busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
             now = time.monotonic()
-            held = self.scrollback_hold.holds(now, self.session.is_streaming)
-            if self.transcript.out and not held:
-                chunks, self.transcript.out = self.transcript.out, []
-                text = "\n".join(chunks) + "\n"
-                await self.print_above(text)
+            allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
+            if self.transcript.out and allowance != 0:
+                await self.print_above(self.transcript.take_out(allowance))
             elif (busy or self._dirty) and self.app.is_running:
                 if self.scrollback_hold.typing(now):
                     continue  # each key press redraws it all: the next one shows this frame

@@ -8,9 +8,10 @@
   for another one. Moving the terminal's reader to the front of the queue leaves it only the
   slice that is running.
 - `ScrollbackHold`: while the user types during a stream, finished lines wait for a pause in
-  the typing before they are printed. The terminal takes bytes in order, so a key's echo
-  written right after a frame's lines reaches the screen only once the terminal has parsed
-  them (tens of KB while a fast answer streams: several ms even for tmux).
+  the typing, and then come a batch at a time. The terminal takes bytes in order, so a key's
+  echo written right after a frame's lines reaches the screen only once the terminal has
+  parsed them (tens of KB while a fast answer streams, more for highlighted code: several
+  ms even for tmux, per 10 KB).
 """
 
 from __future__ import annotations
@@ -55,13 +56,22 @@ def keyboard_first(loop: asyncio.AbstractEventLoop, fd: int) -> Callable[[], Non
 
 
 class ScrollbackHold:
-    """Decides whether finished lines wait: while a stream runs and a key came less than
-    `pause` seconds ago, for at most `longest` seconds in a row (the live region keeps showing
-    the answer's last lines meanwhile)."""
+    """Paces finished lines while the user types during a stream: none while keys keep coming
+    (a key less than `pause` seconds ago, and never for more than `longest` seconds in a row),
+    then at most `batch` characters a frame until `settle` seconds after the last key; all at
+    once otherwise. The live region keeps showing the answer's last lines meanwhile."""
 
-    def __init__(self, pause: float = 0.05, longest: float = 0.25) -> None:
+    def __init__(
+        self,
+        pause: float = 0.05,
+        longest: float = 0.25,
+        batch: int = 16 * 1024,
+        settle: float = 1.0,
+    ) -> None:
         self.pause = pause
         self.longest = longest
+        self.batch = batch
+        self.settle = settle
         self._last_key = float("-inf")
         self._held_since: float | None = None
 
@@ -73,14 +83,16 @@ class ScrollbackHold:
         """Whether a key came less than `pause` seconds before `now`."""
         return now - self._last_key < self.pause
 
-    def holds(self, now: float, streaming: bool) -> bool:
-        """Whether lines finished by `now` wait for a later frame."""
-        if not streaming or not self.typing(now):
+    def allowance(self, now: float, streaming: bool) -> int | None:
+        """How many characters of finished lines may be printed at `now`: 0 (they wait), a
+        batch, or None (all of them)."""
+        if not streaming or now - self._last_key >= self.settle:
             self._held_since = None
-            return False
-        if self._held_since is None:
-            self._held_since = now
-        if now - self._held_since >= self.longest:
-            self._held_since = None
-            return False
-        return True
+            return None
+        if self.typing(now):
+            if self._held_since is None:
+                self._held_since = now
+            if now - self._held_since < self.longest:
+                return 0
+        self._held_since = None
+        return self.batch
