@@ -66,7 +66,7 @@ class ScrollbackHold:
         pause: float = 0.05,
         longest: float = 0.25,
         batch: int = 16 * 1024,
-        settle: float = 1.0,
+        settle: float = 0.5,
     ) -> None:
         self.pause = pause
         self.longest = longest
