@@ -210,13 +210,11 @@ async def test_the_key_bindings_are_looked_up_once_not_at_each_key_press(tmp_pat
 
 
 def test_an_inline_write_leaves_the_terminal_blocking_and_the_bytes_in_order() -> None:
-    import fcntl
-
     read_end, write_end = os.pipe()
     writer = TerminalWriter(write_end)
     try:
         writer.write("echo")  # nothing queued: written from this thread, non-blocking
-        assert not fcntl.fcntl(write_end, fcntl.F_GETFL) & os.O_NONBLOCK  # shared with stdin
+        assert os.get_blocking(write_end)  # as it was: the descriptor is shared with stdin
         big = "y" * 200_000  # more than the pipe takes at once: the rest goes to the thread
         writer.write(big)
         writer.write("END")
@@ -225,7 +223,7 @@ def test_an_inline_write_leaves_the_terminal_blocking_and_the_bytes_in_order() -
             received += os.read(read_end, 65536)
         assert writer.drain(timeout=10)
         assert received == b"echo" + big.encode() + b"END"
-        assert not fcntl.fcntl(write_end, fcntl.F_GETFL) & os.O_NONBLOCK
+        assert os.get_blocking(write_end)
     finally:
         writer.close()
         os.close(read_end)

@@ -8,7 +8,6 @@ goes, in order, into one queue that a daemon thread writes out; the loop only ap
 
 from __future__ import annotations
 
-import fcntl
 import os
 import select
 import sys
@@ -57,16 +56,16 @@ class TerminalWriter:
         descriptor is non-blocking only for this call: it is shared with stdin and with the
         shell after exit.
         """
-        flags = fcntl.fcntl(self.fd, fcntl.F_GETFL)
-        if not flags & os.O_NONBLOCK:
-            fcntl.fcntl(self.fd, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        blocking = os.get_blocking(self.fd)
+        if blocking:
+            os.set_blocking(self.fd, False)
         try:
             return os.write(self.fd, data)
         except (BlockingIOError, InterruptedError):
             return 0
         finally:
-            if not flags & os.O_NONBLOCK:
-                fcntl.fcntl(self.fd, fcntl.F_SETFL, flags)
+            if blocking:
+                os.set_blocking(self.fd, True)
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)
