@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application, run_in_terminal
@@ -783,7 +784,7 @@ class InteractiveApp:
         self.flush_before_start()
         return int(code or 0)
 
-    def _keyboard_first(self, loop: asyncio.AbstractEventLoop) -> Any:
+    def _keyboard_first(self, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
         try:
             fd = self.app.input.fileno()
         except (NotImplementedError, AttributeError, OSError, ValueError):

@@ -3,7 +3,8 @@
 prompt_toolkit writes each redraw with a blocking `write()` on the event loop, and so did the
 scrollback printer; when the terminal (or tmux, or an ssh link) reads slowly, the loop stalled
 there and key presses and the agent's stream waited with it. Here every byte for the terminal
-goes, in order, into one queue that a daemon thread writes out; the loop only appends.
+goes out in order without blocking: written at once while the terminal takes it and nothing is
+queued, else queued for a daemon thread that writes it out.
 """
 
 from __future__ import annotations
