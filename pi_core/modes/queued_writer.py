@@ -18,11 +18,21 @@ class QueuedWriter:
     A sink that raises marks the writer failed: what is queued is dropped, later writes are
     ignored and `drain` returns at once (a reader that went away never makes the caller hang).
     With a `limit`, `write` first waits while more than that many bytes are still queued.
+    With a `try_now` (a write that never blocks and returns the bytes it took), data written
+    while nothing is queued goes out from the caller's own thread, the rest to the thread: no
+    wait for the writer thread to be scheduled and to take the GIL from a busy caller.
     """
 
-    def __init__(self, sink: Callable[[bytes], None], name: str, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        sink: Callable[[bytes], None],
+        name: str,
+        limit: int | None = None,
+        try_now: Callable[[bytes], int] | None = None,
+    ) -> None:
         self._sink = sink
         self._limit = limit
+        self._try_now = try_now
         self._chunks: deque[bytes] = deque()
         self._pending = 0
         self._closed = False
@@ -46,6 +56,16 @@ class QueuedWriter:
                 self._condition.wait_for(lambda: self._pending <= limit or self._dead)
             if self.failed is not None:
                 return
+            if self._try_now is not None and not self._pending:
+                try:
+                    taken = self._try_now(data)
+                except Exception as error:  # as the thread would: the reader went away
+                    self.failed = error
+                    self._condition.notify_all()
+                    return
+                if taken >= len(data):
+                    return
+                data = data[taken:]
             self._chunks.append(data)
             self._pending += len(data)
             self._condition.notify_all()

@@ -207,3 +207,24 @@ async def test_the_key_bindings_are_looked_up_once_not_at_each_key_press(tmp_pat
         assert bindings._key_bindings is bindings._key_bindings  # type: ignore[attr-defined]
     finally:
         await session.shutdown()
+
+
+def test_an_inline_write_leaves_the_terminal_blocking_and_the_bytes_in_order() -> None:
+    read_end, write_end = os.pipe()
+    writer = TerminalWriter(write_end)
+    try:
+        writer.write("echo")  # nothing queued: written from this thread, non-blocking
+        assert os.get_blocking(write_end)  # as it was: the descriptor is shared with stdin
+        big = "y" * 200_000  # more than the pipe takes at once: the rest goes to the thread
+        writer.write(big)
+        writer.write("END")
+        received = bytearray()
+        while not received.endswith(b"END"):
+            received += os.read(read_end, 65536)
+        assert writer.drain(timeout=10)
+        assert received == b"echo" + big.encode() + b"END"
+        assert os.get_blocking(write_end)
+    finally:
+        writer.close()
+        os.close(read_end)
+        os.close(write_end)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 from prompt_toolkit.application import Application, run_in_terminal
@@ -50,6 +51,7 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
+from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
@@ -137,6 +139,8 @@ class InteractiveApp:
         self.app.drain = self.drain  # type: ignore[method-assign]
         self._redraw_start = 0.0
         self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
+        self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
+        self.app.key_processor.before_key_press += self._key_pressed
         self.app.before_render += self._redraw_started
         self.app.after_render += self._redraw_done
         self.app.ttimeoutlen = 0.05
@@ -705,7 +709,9 @@ class InteractiveApp:
         Rendering is cut in slices of a few milliseconds with the loop served in between, so a
         key press waits for one slice at most. Frames come at most 30 times a second and keep
         redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
-        agent); a terminal that lags skips frames instead of queueing them.
+        agent); a terminal that lags skips frames instead of queueing them. While the user types
+        during a stream, finished lines wait for a pause in the typing and then come a batch
+        at a time (`ScrollbackHold`).
         """
         while True:
             await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
@@ -720,13 +726,18 @@ class InteractiveApp:
                     break
                 await asyncio.sleep(0)
             busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
-            if self.transcript.out:
-                chunks, self.transcript.out = self.transcript.out, []
-                text = "\n".join(chunks) + "\n"
-                await self.print_above(text)
+            now = time.monotonic()
+            allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
+            if self.transcript.out and allowance != 0:
+                await self.print_above(self.transcript.take_out(allowance))
             elif (busy or self._dirty) and self.app.is_running:
+                if self.scrollback_hold.typing(now):
+                    continue  # each key press redraws it all: the next one shows this frame
                 self._dirty = False
                 self.app.invalidate()
+
+    def _key_pressed(self, _: Any) -> None:
+        self.scrollback_hold.key_pressed(time.monotonic())
 
     def _redraw_started(self, _: Any) -> None:
         self._redraw_start = time.perf_counter()
@@ -747,6 +758,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
+        undo_keyboard_first = self._keyboard_first(loop)
         # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
@@ -761,6 +773,7 @@ class InteractiveApp:
         try:
             code = await self.app.run_async()
         finally:
+            undo_keyboard_first()
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
@@ -770,6 +783,13 @@ class InteractiveApp:
                 loop.remove_signal_handler(signal.SIGHUP)
         self.flush_before_start()
         return int(code or 0)
+
+    def _keyboard_first(self, loop: asyncio.AbstractEventLoop) -> Callable[[], None]:
+        try:
+            fd = self.app.input.fileno()
+        except (NotImplementedError, AttributeError, OSError, ValueError):
+            return lambda: None
+        return keyboard_first(loop, fd)
 
     def flush_before_start(self) -> None:
         """Print what the transcript holds (a loaded session) before the app draws."""

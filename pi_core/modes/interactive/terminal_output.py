@@ -3,7 +3,8 @@
 prompt_toolkit writes each redraw with a blocking `write()` on the event loop, and so did the
 scrollback printer; when the terminal (or tmux, or an ssh link) reads slowly, the loop stalled
 there and key presses and the agent's stream waited with it. Here every byte for the terminal
-goes, in order, into one queue that a daemon thread writes out; the loop only appends.
+goes out in order without blocking: written at once while the terminal takes it and nothing is
+queued, else queued for a daemon thread that writes it out.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from pi_core.modes.queued_writer import QueuedWriter
 
 
 class TerminalWriter:
-    """Text for a terminal's file descriptor, queued and written by a `QueuedWriter` thread in the
-    order queued; once the terminal goes away, output is dropped and nothing blocks."""
+    """Text for a terminal's file descriptor, written in the order queued: at once while the
+    terminal takes it, else by a `QueuedWriter` thread; once the terminal goes away, output is
+    dropped and nothing blocks."""
 
     def __init__(self, fd: int, encoding: str = "utf-8") -> None:
         self.fd = fd
         self.encoding = encoding
-        self._queue = QueuedWriter(self._write_all, "pi-terminal-writer")
+        self._queue = QueuedWriter(
+            self._write_all, "pi-terminal-writer", try_now=self._write_without_blocking
+        )
 
     @property
     def backlog(self) -> int:
@@ -44,6 +48,25 @@ class TerminalWriter:
     def close(self) -> None:
         """Write what is queued, then stop the thread."""
         self._queue.close()
+
+    def _write_without_blocking(self, data: bytes) -> int:
+        """Write what the terminal takes now; the bytes written (0 if it would block).
+
+        A key's echo handed to the thread waited for it to be scheduled and to take the GIL
+        from the loop (which is parsing the stream): up to a switch interval, 5 ms. The
+        descriptor is non-blocking only for this call: it is shared with stdin and with the
+        shell after exit.
+        """
+        blocking = os.get_blocking(self.fd)
+        if blocking:
+            os.set_blocking(self.fd, False)
+        try:
+            return os.write(self.fd, data)
+        except (BlockingIOError, InterruptedError):
+            return 0
+        finally:
+            if blocking:
+                os.set_blocking(self.fd, True)
 
     def _write_all(self, data: bytes) -> None:
         view = memoryview(data)

@@ -60,6 +60,19 @@ class Transcript:
         if ansi:
             self.out.append(ansi)
 
+    def take_out(self, limit: int | None = None) -> str:
+        """Remove and return the queued lines (with a final newline); with a `limit`, only the
+        first lines up to about that many characters (at least one line), the rest stays."""
+        text = "\n".join(self.out) + "\n" if self.out else ""
+        self.out = []
+        if limit is None or len(text) <= limit:
+            return text
+        cut = text.find("\n", max(limit, 1) - 1) + 1  # the end of the line crossing the limit
+        if 0 < cut < len(text):
+            self.out = [text[cut:-1]]
+            return text[:cut]
+        return text
+
     def status(self, text: str, style: str = "dim") -> None:
         """A one-line status (red errors and yellow warnings get a blank line before them)."""
         prefix = "\n" if style in ("red", "yellow") else ""
