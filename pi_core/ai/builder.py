@@ -10,7 +10,7 @@ O(n), not O(n²). Read `delta` for exact streaming text.
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from pi_core.ai.cost import calculate_cost
 from pi_core.ai.model import Model
@@ -33,6 +33,7 @@ from pi_core.messages.stream import (
 from pi_core.messages.trusted import construct_trusted
 
 _EXACT_BELOW = 16 * 1024
+_Delta = TypeVar("_Delta", TextDelta, ThinkingDelta, ToolCallDelta)
 
 
 class _Chunks:
@@ -124,14 +125,7 @@ class AssistantMessageBuilder:
     def text_delta(self, index: int, delta: str) -> TextDelta:
         """Append text to block `index`."""
         self._append(index, delta)
-        # in the model's field order: construct_trusted keeps the dict as it is
-        fields = {
-            "content_index": index,
-            "partial": self.message,
-            "type": "text_delta",
-            "delta": delta,
-        }
-        return construct_trusted(TextDelta, fields)
+        return self._delta_event(TextDelta, "text_delta", index, delta)
 
     def text_end(self, index: int, signature: str | None = None) -> TextEnd:
         """Close text block `index`."""
@@ -156,14 +150,7 @@ class AssistantMessageBuilder:
     def thinking_delta(self, index: int, delta: str) -> ThinkingDelta:
         """Append reasoning to block `index`."""
         self._append(index, delta)
-        # in the model's field order: construct_trusted keeps the dict as it is
-        fields = {
-            "content_index": index,
-            "partial": self.message,
-            "type": "thinking_delta",
-            "delta": delta,
-        }
-        return construct_trusted(ThinkingDelta, fields)
+        return self._delta_event(ThinkingDelta, "thinking_delta", index, delta)
 
     def thinking_end(self, index: int, signature: str | None = None) -> ThinkingEnd:
         """Close thinking block `index`, with the provider's signature if any."""
@@ -188,14 +175,7 @@ class AssistantMessageBuilder:
     def tool_call_delta(self, index: int, delta: str) -> ToolCallDelta:
         """Append a piece of the tool call's JSON arguments."""
         self._chunks_of(index).parts.append(delta)
-        # in the model's field order: construct_trusted keeps the dict as it is
-        fields = {
-            "content_index": index,
-            "partial": self.message,
-            "type": "toolcall_delta",
-            "delta": delta,
-        }
-        return construct_trusted(ToolCallDelta, fields)
+        return self._delta_event(ToolCallDelta, "toolcall_delta", index, delta)
 
     def tool_call_end(self, index: int, arguments: dict[str, Any] | None = None) -> ToolCallEnd:
         """Close a tool call; its arguments are parsed from the deltas unless given."""
@@ -210,6 +190,11 @@ class AssistantMessageBuilder:
         )
 
     # --- internals ------------------------------------------------------------------------
+
+    def _delta_event(self, model: type[_Delta], kind: str, index: int, delta: str) -> _Delta:
+        # in the model's field order: construct_trusted keeps the dict as it is
+        fields = {"content_index": index, "partial": self.message, "type": kind, "delta": delta}
+        return construct_trusted(model, fields)
 
     def _add(self, block: Any) -> int:
         self.message.content.append(block)
