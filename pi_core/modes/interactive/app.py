@@ -794,8 +794,7 @@ class InteractiveApp:
     def flush_before_start(self) -> None:
         """Print what the transcript holds (a loaded session) before the app draws."""
         if self.transcript.out:
-            _write("\n".join(self.transcript.out) + "\n")
-            self.transcript.out = []
+            _write(self.transcript.take_out())
 
     def _completing_context(self) -> bool:
         before = self.buffer.document.text_before_cursor
