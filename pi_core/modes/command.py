@@ -37,8 +37,10 @@ class RunCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Add plugin flags as options, then parse as usual; when the REPL can draw its editor
         before the plugins load (no option a plugin could own), they are not loaded here."""
+        from pi_core.modes.interactive.launch import early_start_wanted
+
         known = {name for param in self.params for name in param.opts}
-        if _early_start_wanted(args, known):
+        if early_start_wanted(args, known):
             ctx.meta["pi.editor_first"] = True
         elif not {"-v", "--version"} & set(args):
             # click parameter names must be identifiers; a flag's own name may hold dashes.
@@ -57,12 +59,6 @@ class RunCommand(click.Command):
                                          metavar="VALUE", help=flag["description"])  # fmt: skip
                 self.params.append(param)
         return super().parse_args(ctx, args)
-
-
-def _early_start_wanted(args: list[str], known: set[str]) -> bool:
-    from pi_core.modes.interactive.launch import early_start_wanted
-
-    return early_start_wanted(args, known)
 
 
 def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:

@@ -32,8 +32,7 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_core.modes.interactive.footer import git_branch, home_relative
-
-DOUBLE_PRESS_SECONDS = 0.5  # as the REPL's Ctrl+C
+from pi_core.modes.interactive.keys import DOUBLE_PRESS_SECONDS
 
 
 class EarlyEditor:
@@ -155,14 +154,11 @@ class EarlyEditor:
         if self.app.is_running and not self.app.is_done:
             self.app.exit()
 
-    def start(self) -> None:
-        """Draw the editor and take keys (on the running loop)."""
+    def start(self) -> asyncio.Task[None]:
+        """Draw the editor and take keys (on the running loop); the task ends when the user
+        leaves (Ctrl+C twice, Ctrl+D on empty) or the editor is handed over."""
         self.task = asyncio.ensure_future(self.app.run_async())
-
-    async def left(self) -> None:
-        """Wait until the user leaves (Ctrl+C twice, Ctrl+D on empty) or the app is closed."""
-        if self.task is not None:
-            await asyncio.shield(self.task)
+        return self.task
 
     async def hand_over(self) -> Document:
         """Close the editor (erasing it) and return its text; the held keys, then any not yet

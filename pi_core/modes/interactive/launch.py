@@ -22,6 +22,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from pi_core.modes.run_options import RunOptions
@@ -47,6 +48,11 @@ CORE_MODULES = (
 )
 
 
+# Options that leave the REPL out (print, rpc, help…) or open it behind a picker (`-r`).
+NOT_THE_REPL_AT_ONCE = frozenset(("-p", "--print", "--mode", "-h", "--help", "-v", "--version",
+                                  "-r", "--resume", "--list-models", "--export"))  # fmt: skip
+
+
 def early_start_wanted(args: Iterable[str], built_in_options: set[str]) -> bool:
     """True when `pi ARGS` opens the REPL in a terminal and names no option a plugin could own,
     so the editor can be drawn before the plugins load."""
@@ -62,8 +68,7 @@ def early_start_wanted(args: Iterable[str], built_in_options: set[str]) -> bool:
         name = arg.split("=", 1)[0]
         if name not in built_in_options:
             return False  # a plugin's flag (or a typo, which click reports as usual)
-        if name in ("-p", "--print", "--mode", "-h", "--help", "-v", "--version", "-r",
-                    "--resume", "--list-models", "--export"):  # fmt: skip
+        if name in NOT_THE_REPL_AT_ONCE:
             return False
     return True
 
@@ -107,18 +112,17 @@ async def run_editor_first(
     # raw from the early editor's first frame to the REPL's: keys typed while one app closes and
     # the next opens must not be echoed by the terminal
     with raw_mode(sys.stdin.fileno()), _leaving_on_signals(early.leave):
-        early.start()
+        editing = early.start()
         captured = io.StringIO()
         load = asyncio.ensure_future(_load(options, files, verbose, captured))
-        left = asyncio.ensure_future(early.left())
         try:
-            await asyncio.wait({load, left}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({load, editing}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            left.cancel()
             if early.quit:
                 load.cancel()
             draft = await early.hand_over()
-        _write(captured.getvalue())
+        sys.stderr.write(captured.getvalue())
+        sys.stderr.flush()
         if early.quit:
             return 0
         loaded = load.result()
@@ -155,14 +159,14 @@ def _leaving_on_signals(leave: Callable[[], None]) -> Iterator[None]:
                 loop.remove_signal_handler(number)
 
 
+@dataclass
 class _Loaded:
     """What the start produced: the session (None when the start must stop) and the files."""
 
-    def __init__(self) -> None:
-        self.session: Any = None
-        self.ui: Any = None
-        self.attached_text: str | None = None
-        self.images: Any = None
+    session: Any = None
+    ui: Any = None
+    attached_text: str | None = None
+    images: Any = None
 
 
 async def _load(options: RunOptions, files: list[str], verbose: bool, out: io.StringIO) -> _Loaded:
@@ -198,9 +202,3 @@ async def _load(options: RunOptions, files: list[str], verbose: bool, out: io.St
     loaded.attached_text = attached.text
     loaded.images = attached.images or None
     return loaded
-
-
-def _write(text: str) -> None:
-    if text:
-        sys.stderr.write(text)
-        sys.stderr.flush()
