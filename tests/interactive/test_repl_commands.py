@@ -131,9 +131,8 @@ def test_model_switches_directly_and_completes_its_argument(screen: Screen) -> N
     screen.ready()
     screen.type("/model fake/oth")
     screen.wait_for("fake/other-model")
-    screen.keys("Tab")  # takes the completion
+    screen.keys("Tab")  # takes the completion and closes the menu
     screen.wait_for(lambda s: editor_lines(s) == ["/model fake/other-model"])
-    screen.keys("Enter")  # closes the menu
     screen.keys("Enter")  # sends the command
     screen.wait_for("(fake) other-model")
     screen.keys("C-p")

@@ -27,9 +27,8 @@ def test_an_mcp_resource_is_completed_after_at_and_its_text_goes_with_the_prompt
     screen.type("summarise @greet")
     menu = screen.wait_for("demo:demo://greeting")
     assert "mcp" in menu  # the source is named
-    screen.keys("Tab")  # the first entry: the resource
+    screen.keys("Tab")  # takes the first entry, the resource, and closes the menu
     screen.wait_for("summarise @demo:demo://greeting")
-    screen.keys("Enter")  # take it
     screen.keys("Enter")  # send
     screen.wait_for("Got the greeting.")
     request = screen.server.requests[-1].json()

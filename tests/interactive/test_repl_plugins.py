@@ -143,8 +143,8 @@ def test_slash_menu_lists_commands_with_description_and_source(screen: Screen) -
     screen.type("/pa")
     shown = screen.wait_for("/paint")
     assert "Paint [" in shown
-    screen.keys("Tab")
-    screen.wait_for("/paint ")
+    screen.keys("Tab")  # takes the entry and closes the menu
+    screen.wait_for(lambda s: editor_lines(s) == ["/paint"] and "Paint [" not in s)
     screen.type("a")
     shown = screen.wait_for("azure")
     assert "amber" in shown and "beige" not in shown

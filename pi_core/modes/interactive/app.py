@@ -46,6 +46,7 @@ from pi_core.agent_session.session_events import (
 )
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
+from pi_core.modes.interactive.completion_pick import highlighter
 from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
@@ -112,6 +113,7 @@ class InteractiveApp:
             ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
+            on_completions_changed=highlighter(self._completing_context),
         )
         self.search = SearchToolbar()
         self.dialog_buffer = Buffer(multiline=True)

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from prompt_toolkit.filters import (
-    Condition,
     Filter,
     emacs_insert_mode,
     has_completions,
@@ -22,6 +21,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.keys import Keys
 
+from pi_core.modes.interactive.completion_pick import chosen, take, takes_command_name
 from pi_core.modes.interactive.editor import strip_continuation
 
 # Shift+Enter as xterm (modifyOtherKeys) and kitty (CSI u) send it: a new line, not a submit.
@@ -124,14 +124,25 @@ def build_key_bindings(
     editing = ~dialog_open & ~is_searching
     last_ctrl_c = [-10.0]
 
-    @kb.add("enter", filter=editing & has_completions & Condition(_completion_selected))
+    @kb.add("enter", filter=editing & has_completions)
     def _accept_completion(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
-        state = buffer.complete_state
-        if state is not None and state.current_completion is not None:
-            buffer.apply_completion(state.current_completion)
+        completion = chosen(buffer)
+        if completion is None:
+            return
+        runs = takes_command_name(buffer)
+        take(buffer, completion)
+        if runs:
+            _send(event, follow_up=False)
 
-    @kb.add("enter", filter=editing & ~Condition(_completion_selected))
+    @kb.add("tab", filter=editing & has_completions)
+    def _take_completion(event: KeyPressEvent) -> None:
+        buffer = event.current_buffer
+        completion = chosen(buffer)
+        if completion is not None:
+            take(buffer, completion)
+
+    @kb.add("enter", filter=editing & ~has_completions)
     def _submit(event: KeyPressEvent) -> None:
         buffer = event.current_buffer
         edited = strip_continuation(buffer.text, buffer.cursor_position)
@@ -275,13 +286,6 @@ def build_key_bindings(
 
 def _is_word(data: str) -> bool:
     return bool(data) and all(char.isalnum() or char == "_" for char in data)
-
-
-def _completion_selected() -> bool:
-    from prompt_toolkit.application import get_app
-
-    state = get_app().current_buffer.complete_state
-    return state is not None and state.current_completion is not None
 
 
 def _run_shortcut(handler: Callable[[], Any]) -> Callable[[KeyPressEvent], None]:

@@ -1,0 +1,58 @@
+"""Enter and Tab with the completion menu open take the highlighted entry (pi's editor): after a
+`/command` name Enter runs the command; after `@file` it completes the mention; nothing
+half-typed reaches the model."""
+
+from __future__ import annotations
+
+from pi_core.testing import chat_stream
+from tests.interactive.conftest import Screen, editor_lines
+
+
+def test_enter_on_a_half_typed_command_runs_the_command_and_sends_nothing(
+    screen: Screen,
+) -> None:
+    screen.start()
+    screen.ready()
+    screen.type("/sess")
+    screen.wait_for("Show session info")  # the menu is open
+    screen.keys("Enter")
+    screen.wait_for("Session Info")
+    screen.wait_for(lambda s: editor_lines(s) == [""])
+    screen.type("/session")  # typed in full, the menu still open: Enter runs it too
+    screen.wait_for("Show session info")
+    screen.keys("Enter")
+    screen.wait_for(lambda s: s.count("Session Info") == 2)
+    assert screen.server.requests == []
+
+
+def test_enter_on_a_half_typed_mention_completes_it_and_sends_nothing(screen: Screen) -> None:
+    (screen.cwd / "needle.txt").write_text("the needle\n")
+    screen.server.queue(chat_stream("found it"))
+    screen.start()
+    screen.ready()
+    screen.type("look at @need")
+    screen.wait_for(lambda s: "needle.txt" in s and "look at @need" in s)
+    screen.keys("Enter")
+    screen.wait_for(lambda s: editor_lines(s) == ["look at @needle.txt"])
+    assert screen.server.requests == []
+    screen.type("please")
+    screen.keys("Enter")  # no menu now: Enter sends
+    screen.wait_for("found it")
+    sent = str(screen.server.requests[-1].json()["messages"])
+    assert "look at @needle.txt please" in sent
+
+
+def test_tab_takes_the_highlighted_command_and_closes_the_menu(screen: Screen) -> None:
+    screen.server.queue(chat_stream("plain prompt answered"))
+    screen.start()
+    screen.ready()
+    screen.type("/sess")
+    screen.wait_for("Show session info")
+    screen.keys("Tab")
+    screen.wait_for(lambda s: editor_lines(s) == ["/session"] and "Show session info" not in s)
+    screen.keys("Enter")  # one Enter: the menu is closed, the command runs
+    screen.wait_for("Session Info")
+    screen.type("/zzqq")  # no command matches: Enter sends the text as before
+    screen.keys("Enter")
+    screen.wait_for("plain prompt answered")
+    assert "/zzqq" in str(screen.server.requests[-1].json()["messages"])
