@@ -13,6 +13,7 @@ from pi_core.agent.agent import Agent
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import QueueUpdateEvent
 from pi_core.agent_session.toolset import ToolSet
+from pi_core.ai.guidance import prompt_no_model
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.agent import MessageEndEvent, MessageStartEvent
 from pi_core.events.user import InputHandled, InputTransform
@@ -26,10 +27,6 @@ from pi_core.session.manager import SessionManager
 BUSY = (
     "Agent is already processing. Specify streaming_behavior ('steer' or 'followUp') to queue "
     "the message."
-)
-NO_MODEL = (
-    "No model selected. Pass --model provider/id, set defaultProvider and defaultModel in "
-    "settings.json, or configure a provider in models.json."
 )
 
 
@@ -112,7 +109,7 @@ class PromptFlow:
         self._flush_user_bash()
         model = self._agent.state.model
         if model is None:
-            raise RuntimeError(NO_MODEL)
+            raise RuntimeError(prompt_no_model(self._plugins.agent_dir))
         self._model_registry.require_api_key(model)
         last = _last_assistant(self._agent.state.messages)
         if last is not None:

@@ -410,11 +410,14 @@ class AgentSession:
 
     # --- model and thinking ---------------------------------------------------------------
 
-    async def set_model(self, model: Model, source: ModelSelectSource = "set") -> None:
-        """Switch model (it needs a key); recorded in the session and as the default."""
+    async def set_model(
+        self, model: Model, source: ModelSelectSource = "set", *, remember: bool = True
+    ) -> None:
+        """Switch model (it needs a key); recorded in the session and, if `remember`, as the
+        default in settings.json."""
         if not self.model_registry.has_credentials(model.provider):
             raise ValueError(f"No API key for {model.provider}/{model.id}")
-        await self._apply_model(model, self._level_for_switch(), source)
+        await self._apply_model(model, self._level_for_switch(), source, remember)
 
     async def cycle_model(self, backward: bool = False) -> tuple[Model, str] | None:
         """Move to the next scoped (or available) model; None when there is only one."""
@@ -434,11 +437,14 @@ class AgentSession:
         await self._apply_model(model, level or self._level_for_switch(), "cycle")
         return model, self.thinking_level
 
-    async def _apply_model(self, model: Model, level: str, source: ModelSelectSource) -> None:
+    async def _apply_model(
+        self, model: Model, level: str, source: ModelSelectSource, remember: bool = True
+    ) -> None:
         previous = self.model
         self.agent.state.model = model
         self.session_manager.append_model_change(model.provider, model.id)
-        self.settings.set_default_model_and_provider(model.provider, model.id)
+        if remember:
+            self.settings.set_default_model_and_provider(model.provider, model.id)
         self.set_thinking_level(level)
         if previous is None or previous.key != model.key:
             await self.dispatcher.notify(

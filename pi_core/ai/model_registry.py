@@ -179,6 +179,10 @@ class ModelRegistry:
             or (plugin and plugin.api_key)
         )
 
+    def key_variables(self) -> dict[str, list[str]]:
+        """Return, per plugin provider, the environment variables that may hold its key."""
+        return {n: list(c.api_key_env) for n, c in self._plugin_providers.items() if c.api_key_env}
+
     def get_api_key(self, provider: str) -> str | None:
         """Resolve the key: --api-key, auth.json, environment, then models.json / plugin value."""
         stored = self.auth.stored_key(provider)

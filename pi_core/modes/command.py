@@ -322,6 +322,8 @@ async def _run(
             manager.runtime.ui = ui
             session = await open_session(options, manager, ui, registry)
             startup_done()
+            if session.model is None:
+                await _announce_local_model(session)
             return await run_rpc_mode(session, ui)
         attached = process_file_arguments(files, options.cwd)
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
@@ -336,8 +338,7 @@ async def _run(
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
         click.echo(f"Error: {error}", err=True)
         return 1
-    if session.model is None:
-        click.echo(f"Error: {session.model_fallback_message or 'no model available'}", err=True)
+    if session.model is None and not await _local_model(session, registry):
         await session.shutdown()
         return 1
     from pi_core.modes.print_mode import run_print_mode
@@ -345,3 +346,29 @@ async def _run(
     return await run_print_mode(
         session, prompts, images=attached.images or None, json_mode=mode == "json"
     )
+
+
+async def _local_model(session: Any, registry: ModelRegistry) -> bool:
+    """No model: use a local server's, saying so on stderr, or explain how to get one."""
+    from pi_core.ai.guidance import cli_no_model
+    from pi_core.modes.local_model import discovery_enabled
+
+    if await _announce_local_model(session):
+        return True
+    if session.model_fallback_message:
+        click.echo(f"Warning: {session.model_fallback_message}", err=True)
+    agent_dir = session.plugins.agent_dir
+    click.echo(cli_no_model(registry, agent_dir, discovery_enabled(session)), err=True)
+    return False
+
+
+async def _announce_local_model(session: Any) -> bool:
+    """Select a local server's model when one answers, naming it on stderr."""
+    from pi_core.ai.local_servers import describe
+    from pi_core.modes.local_model import adopt_local_model
+
+    found, model = await adopt_local_model(session)
+    if model is None:
+        return False
+    click.echo(f"{describe(found)}. Using {model.key}.", err=True)
+    return True

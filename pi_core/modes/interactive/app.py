@@ -764,9 +764,16 @@ class InteractiveApp:
         # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
+        local = None
+        if self.session.model is None:
+            from pi_core.modes.interactive.local_models import offer_local_models
+
+            local = self.spawn(offer_local_models(self), "local model servers")
         if first_prompt:
 
             async def send_all() -> None:
+                if local is not None:
+                    await local
                 await self.session.prompt(first_prompt, images=images)
                 for text in more or []:
                     await self.session.prompt(text)

@@ -76,8 +76,13 @@ def header(session: Any, quiet: bool, expanded: bool = False, custom: Any = None
     if getattr(session, "model_fallback_message", None):
         parts.append(Text(f"Warning: {session.model_fallback_message}", style="yellow"))
     if session.model is None:
-        parts.append(Text("No model available: configure one in ~/.pi/agent/models.json or "
-                          "set an API key", style="yellow"))  # fmt: skip
+        from pi_core.ai.guidance import repl_no_models
+        from pi_core.modes.local_model import discovery_enabled
+
+        agent_dir = session.plugins.agent_dir
+        local = discovery_enabled(session)
+        advice = repl_no_models(session.model_registry, agent_dir, local)
+        parts.append(Text(advice, style="yellow"))
     return Padding(Group(*parts), (0, 1)) if parts else None
 
 

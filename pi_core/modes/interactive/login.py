@@ -50,6 +50,27 @@ async def login(app: InteractiveApp, args: str) -> None:
         app.transcript.status(f"Error: {error}", "red")
         return
     app.transcript.status(f"✓ Saved the API key for {provider} in {auth.path}", "green")
+    if app.session.model is None:
+        await _select_default(app, provider)
+
+
+async def _select_default(app: InteractiveApp, provider: str) -> None:
+    """With no model yet, select the provider's default model (pi's rule), as pi does."""
+    from pi_core.ai.provider_defaults import default_model
+
+    model = default_model(app.session.model_registry, provider)
+    if model is None:
+        app.transcript.status(
+            f"{provider} has no models here; use /model to select a model", "yellow"
+        )
+        return
+    try:
+        await app.session.set_model(model)
+    except ValueError as error:
+        app.transcript.status(f"Could not select {model.key}: {error}. Use /model", "yellow")
+        return
+    app.transcript.status(f"Selected {model.key}; /model picks another", "green")
+    app.invalidate()
 
 
 async def logout(app: InteractiveApp, args: str) -> None:

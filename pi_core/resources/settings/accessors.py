@@ -252,6 +252,10 @@ class SettingsAccessors:
         """Write `quietStartup`."""
         self.set("quietStartup", quiet)
 
+    def get_discover_local_servers(self) -> bool:
+        """Return `discoverLocalServers` (look for a local model server when none is set up)."""
+        return self.settings.discover_local_servers
+
     def get_collapse_changelog(self) -> bool:
         """Return `collapseChangelog`."""
         return self.settings.collapse_changelog

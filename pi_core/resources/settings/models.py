@@ -134,6 +134,7 @@ class Settings(WireModel):
     hide_thinking_block: bool = False
     shell_path: str | None = None
     quiet_startup: bool = False
+    discover_local_servers: bool = True
     shell_command_prefix: str | None = None
     npm_command: list[str] | None = None
     collapse_changelog: bool = False

@@ -1,0 +1,22 @@
+"""In the REPL, with no model: find a local model server, select its first model, and say so."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pi_core.ai.local_servers import describe
+from pi_core.modes.local_model import adopt_local_model
+
+if TYPE_CHECKING:
+    from pi_core.modes.interactive.app import InteractiveApp
+
+
+async def offer_local_models(app: InteractiveApp) -> None:
+    """Probe the local servers (off the start-up path) and report what was found."""
+    found, model = await adopt_local_model(app.session)
+    if model is None:
+        return
+    count = sum(len(each.model_ids) for each in found)
+    others = "; /model lists them all" if count > 1 else ""
+    app.transcript.status(f"{describe(found)}. Selected {model.key}{others}", "green")
+    app.invalidate()
