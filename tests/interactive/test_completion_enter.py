@@ -56,3 +56,15 @@ def test_tab_takes_the_highlighted_command_and_closes_the_menu(screen: Screen) -
     screen.keys("Enter")
     screen.wait_for("plain prompt answered")
     assert "/zzqq" in str(screen.server.requests[-1].json()["messages"])
+
+
+def test_the_menu_comes_back_after_backspace_and_enter_takes_it(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    screen.type("/sessz")  # a typo: nothing matches, no menu
+    screen.wait_for(lambda s: editor_lines(s) == ["/sessz"] and "Show session info" not in s)
+    screen.keys("BSpace")
+    screen.wait_for("Show session info")
+    screen.keys("Enter")
+    screen.wait_for("Session Info")
+    assert screen.server.requests == []

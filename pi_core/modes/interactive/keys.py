@@ -253,10 +253,12 @@ def build_key_bindings(
         span = actions.delete_marker(buffer.text, buffer.cursor_position)
         if span is None:
             buffer.delete_before_cursor(1)
-            return
-        start, end = span
-        buffer.text = buffer.text[:start] + buffer.text[end:]
-        buffer.cursor_position = start
+        else:
+            start, end = span
+            buffer.text = buffer.text[:start] + buffer.text[end:]
+            buffer.cursor_position = start
+        if buffer.completer is not None and buffer.complete_while_typing():
+            buffer.start_completion()  # as after typing: the menu follows the shorter text
 
     # fish-style undo: word characters typed one after the other make a single undo step
     after_word: list[tuple[str, int] | None] = [None]
