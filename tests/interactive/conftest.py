@@ -62,6 +62,10 @@ class Screen:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
 
+    def styled(self) -> str:
+        """The visible pane with its colours and attributes (SGR escape sequences)."""
+        return self._tmux("capture-pane", "-p", "-e")
+
     def keys(self, *keys: str) -> None:
         """Send tmux key names (`Enter`, `Escape`, `C-c`, `M-Enter`)."""
         self._tmux("send-keys", *keys)

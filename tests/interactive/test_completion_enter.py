@@ -8,6 +8,24 @@ from pi_core.testing import chat_stream
 from tests.interactive.conftest import Screen, editor_lines
 
 
+def row_styles(screen: Screen, *names: str) -> list[str]:
+    """The escape sequences that start each named menu row (how the row is drawn)."""
+    lines = screen.styled().splitlines()
+    return [next(line for line in lines if f" {n} " in line).split(f" {n} ")[0] for n in names]
+
+
+def test_the_menu_opens_with_its_first_entry_highlighted(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    screen.type("/se")
+    shown = screen.wait_for("/settings")
+    assert shown.index("/session") < shown.index("/settings")  # the first entry
+    first, second = row_styles(screen, "/session", "/settings")
+    assert first != second
+    screen.keys("Down")
+    screen.wait_for(lambda _: row_styles(screen, "/session", "/settings") == [second, first])
+
+
 def test_enter_on_a_half_typed_command_runs_the_command_and_sends_nothing(
     screen: Screen,
 ) -> None:
