@@ -33,6 +33,7 @@ def test_a_newcomer_is_told_about_login_and_after_it_chats(screen: Screen) -> No
     shown = screen.wait_for("No models available")
     assert "/login" in shown
     assert str(screen.agent_dir / "models.json") in "".join(shown.split())  # wrapped or not
+    screen.wait_for("no model: /login")  # the footer
 
     screen.type("hello")
     screen.keys("Enter")
@@ -41,6 +42,10 @@ def test_a_newcomer_is_told_about_login_and_after_it_chats(screen: Screen) -> No
     assert "/model" in error.split("No model selected", 1)[1]
     assert str(screen.agent_dir / "models.json") in "".join(error.split())
     assert screen.server.requests == []
+    screen.type("/model")
+    screen.keys("Enter")
+    listed = screen.wait_for("No models available: /login stores an API key")
+    assert str(screen.agent_dir / "models.json") in "".join(listed.split())
 
     screen.type("/login")
     screen.keys("Enter")

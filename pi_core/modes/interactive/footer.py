@@ -113,7 +113,7 @@ def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAnd
 def _model_label(session: Any) -> str:
     model = session.model
     if model is None:
-        return "no model"
+        return "no model: /login"
     label = f"({model.provider}) {model.id}"
     if getattr(model, "reasoning", False):
         level = session.thinking_level

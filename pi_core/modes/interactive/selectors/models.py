@@ -38,8 +38,10 @@ async def select_model(app: InteractiveApp) -> None:
     session = app.session
     models = session.model_registry.available_models()
     if not models:
+        models_json = session.plugins.agent_dir / "models.json"
         app.transcript.status(
-            "No models available: /login to add an API key, or configure models.json", "yellow"
+            f"No models available: /login stores an API key, or add a provider to {models_json}",
+            "yellow",
         )
         return
     current = session.model
