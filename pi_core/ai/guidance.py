@@ -33,9 +33,7 @@ def _keys_hint(registry: ModelRegistry) -> str:
 
 def repl_no_models(registry: ModelRegistry, agent_dir: Path, local_search: bool) -> str:
     """The REPL header's lines when no model is available."""
-    local = (
-        f"A local {LOCAL_SERVERS} on its default port is looked for now. " if local_search else ""
-    )
+    local = f"Looking for a local model server ({LOCAL_SERVERS})… " if local_search else ""
     return (
         "No models available yet. Type /login to store an API key for a provider (one of its "
         f"models is then selected), or {_keys_hint(registry)} before starting pi, or add a "

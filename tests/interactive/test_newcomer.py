@@ -105,3 +105,13 @@ def test_a_local_server_is_found_and_its_first_model_selected(
     chat = local_server.requests[-1]
     assert chat.path == "/v1/chat/completions" and chat.json()["model"] == "tiny-coder"
     assert screen.server.requests == []
+
+
+def test_with_no_local_server_answering_the_repl_says_so(screen: Screen) -> None:
+    no_configured_model(screen)
+    with FakeLLMServer() as gone:
+        address = f"{gone.base_url}/v1"
+    screen.start(env={**NO_KEYS, "PI_LOCAL_SERVERS": address}, width=180)
+    screen.wait_for(lambda s: "Lookingforalocalmodelserver" in "".join(s.split()))  # header
+    screen.wait_for("No local model server answered")
+    screen.wait_for("no model: /login")
