@@ -270,8 +270,10 @@ def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
         entries.append(SlashEntry(command.name, command.description or "", source, completer))
     for template in session.resources.prompts:
         entries.append(SlashEntry(template.name, template.description or "", "prompt"))
-    for skill in session.resources.skills:
-        entries.append(SlashEntry(f"skill:{skill.name}", skill.description or "", "skill"))
+    # off: typed, `/skill:x` still expands (as in pi); it is only not offered
+    if session.settings.get_enable_skill_commands():
+        for skill in session.resources.skills:
+            entries.append(SlashEntry(f"skill:{skill.name}", skill.description or "", "skill"))
     return entries
 
 
