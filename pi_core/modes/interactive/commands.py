@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pi_core.modes.interactive.changelog_view import changelog_command
 from pi_core.modes.interactive.completion import SlashEntry
 from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
 
@@ -233,6 +234,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("compact", "Compact the context (optional focus)", _compact),
         Builtin("copy", "Copy the last agent message to the clipboard", _copy),
         Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
+        Builtin("changelog", "Show changelog entries", changelog_command),
         Builtin("reload", "Reload skills, prompts, context files and keys", _reload),
         Builtin("fork", "Fork a new session from an earlier message", _fork),
         Builtin("clone", "Duplicate the current session", _clone),
