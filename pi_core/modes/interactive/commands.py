@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core.modes.interactive.changelog_view import changelog_command
 from pi_core.modes.interactive.completion import SlashEntry
 from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
+from pi_core.modes.interactive.reload_command import reload_command
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
@@ -153,16 +154,6 @@ async def _hotkeys(app: InteractiveApp, args: str) -> None:
     app.transcript.status("Keyboard shortcuts\n" + text, "")
 
 
-async def _reload(app: InteractiveApp, args: str) -> None:
-    if app.session.is_streaming:
-        app.transcript.status("Wait until the agent is idle to /reload", "yellow")
-        return
-    app.session.resources.reload()
-    app.session.rebuild_system_prompt()
-    app.rebuild_keys()
-    app.transcript.status("Reloaded skills, prompt templates, context files and keybindings")
-
-
 async def _quit(app: InteractiveApp, args: str) -> None:
     app.exit()
 
@@ -235,7 +226,9 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("copy", "Copy the last agent message to the clipboard", _copy),
         Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
         Builtin("changelog", "Show changelog entries", changelog_command),
-        Builtin("reload", "Reload skills, prompts, context files and keys", _reload),
+        Builtin(
+            "reload", "Reload plugins, skills, prompts, context files and keys", reload_command
+        ),
         Builtin("fork", "Fork a new session from an earlier message", _fork),
         Builtin("clone", "Duplicate the current session", _clone),
         Builtin("model", "Switch model: /model provider/id", _model),
