@@ -54,7 +54,8 @@ def tool_call(event):
 
 
 @hookimpl
-def session_start(event):
+def session_start(event, ctx):
+    ctx.ui.set_status(f"s-{VERSION}", f"status of {VERSION}")
     with LOG.open("a") as log:
         log.write(f"{VERSION} start {event.reason}\\n")
 
@@ -93,9 +94,12 @@ def test_reload_imports_a_changed_plugin_afresh(screen: Screen) -> None:
     screen.start()
     screen.ready()
     run_command(screen, "/ver", "plugin version v1")
+    screen.wait_for("status of v1")
     write_plugin(folder, "v2")
     run_command(screen, "/reload", "Reloaded ")
     run_command(screen, "/ver", "plugin version v2")
+    shown = screen.wait_for("status of v2")
+    assert "status of v1" not in shown  # what the old plugin drew is gone
     assert events(folder) == ["v1 start startup", "v1 shutdown reload", "v2 start reload"]
     screen.server.queue(chat_stream("tools seen"))
     run_command(screen, "hello", "tools seen")
