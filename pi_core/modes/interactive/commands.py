@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pi_core.modes.interactive.changelog_view import changelog_command
 from pi_core.modes.interactive.completion import SlashEntry
 from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
 from pi_core.modes.interactive.reload_command import reload_command
@@ -154,6 +153,12 @@ async def _hotkeys(app: InteractiveApp, args: str) -> None:
     app.transcript.status("Keyboard shortcuts\n" + text, "")
 
 
+async def _changelog(app: InteractiveApp, args: str) -> None:
+    from pi_core.modes.interactive.changelog_view import changelog_command
+
+    await changelog_command(app, args)
+
+
 async def _quit(app: InteractiveApp, args: str) -> None:
     app.exit()
 
@@ -225,7 +230,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("compact", "Compact the context (optional focus)", _compact),
         Builtin("copy", "Copy the last agent message to the clipboard", _copy),
         Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
-        Builtin("changelog", "Show changelog entries", changelog_command),
+        Builtin("changelog", "Show changelog entries", _changelog),
         Builtin(
             "reload", "Reload plugins, skills, prompts, context files and keys", reload_command
         ),
