@@ -1,0 +1,344 @@
+"""Markdown laid out as pi lays it out: blocks, spacing, lists, fenced code, tables, links.
+
+The source is parsed with markdown-it (CommonMark plus tables and strikethrough) and each block
+becomes rich `Text` lines wrapped to the width. Spacing follows pi: one blank line between two
+blocks, except after a list, and between a paragraph and the list right under it; blank lines in
+the source collapse to one. Line breaks inside a paragraph are kept as lines.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.style import Style
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from markdown_it.tree import SyntaxTreeNode
+
+HEADING = "bold #f0c674"
+LINK = "underline #81a2be"
+LINK_URL = "#666666"
+CODE_INLINE = "#8abeb7"
+CODE_BORDER = "#808080"
+LIST_BULLET = "#8abeb7"
+QUOTE = "italic #808080"
+QUOTE_BORDER = "#808080"
+HR = "#808080"
+CODE_THEME = "monokai"
+MAX_UNBROKEN_CELL = 30  # a column is never made wider than this to keep a word whole
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_LIST_TYPES = ("bullet_list", "ordered_list")
+
+
+@dataclass(frozen=True)
+class MarkdownOptions:
+    """How a text is drawn: base style, code block indent, OSC 8 links."""
+
+    style: str = ""
+    code_indent: str = "  "
+    hyperlinks: bool = False
+
+
+def chat_options(code_indent: str, color: bool) -> MarkdownOptions:
+    """Options for the chat: the `markdown.codeBlockIndent` setting, OSC 8 links where shown."""
+    from pi_core.modes.interactive.hyperlinks import supports_hyperlinks
+
+    return MarkdownOptions(code_indent=code_indent, hyperlinks=color and supports_hyperlinks())
+
+
+@functools.cache
+def _parser() -> Any:
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable(["table", "strikethrough"])
+
+
+class MarkdownView:
+    """A rich renderable: markdown source drawn with pi's layout."""
+
+    def __init__(self, source: str, options: MarkdownOptions) -> None:
+        self.source = source
+        self.options = options
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """One `Text` per screen row."""
+        yield from markdown_lines(self.source, options.max_width, self.options, console)
+
+
+def markdown_lines(
+    source: str, width: int, options: MarkdownOptions, console: Console | None = None
+) -> list[Text]:
+    """The rows of `source` at `width` (empty when there is no text)."""
+    from markdown_it.tree import SyntaxTreeNode
+
+    if not source.strip():
+        return []
+    console = console or Console(width=width, emoji=False, highlight=False)
+    source = source.replace("\t", "   ")
+    tree = SyntaxTreeNode(_parser().parse(source))
+    renderer = _Renderer(options, console, source.split("\n"))
+    rows: list[Text] = []
+    for line in renderer.blocks(tree.children, max(1, width)):
+        rows += _wrap(line, max(1, width), console)
+    return rows
+
+
+def _wrap(line: Text, width: int, console: Console) -> list[Text]:
+    if not line.plain:
+        return [line]
+    if "\n" not in line.plain and cell_len(line.plain) <= width:
+        return [line]
+    return list(line.wrap(console, width, overflow="fold", no_wrap=False))
+
+
+class _Renderer:
+    """Walks the block tree and produces unwrapped lines (a line may hold newlines)."""
+
+    def __init__(self, options: MarkdownOptions, console: Console, source: list[str]) -> None:
+        self.options = options
+        self.source = source
+        self.console = console
+        self.base = Style.parse(options.style) if options.style else Style()
+
+    def blocks(self, nodes: list[SyntaxTreeNode], width: int) -> Iterator[Text]:
+        """The lines of a sequence of blocks with pi's spacing between them."""
+        for index, node in enumerate(nodes):
+            yield from self.block(node, width)
+            following = nodes[index + 1] if index + 1 < len(nodes) else None
+            if following is not None and self.spaced(node, following):
+                yield Text()
+
+    def spaced(self, node: SyntaxTreeNode, following: SyntaxTreeNode) -> bool:
+        """Whether a blank row separates two sibling blocks, as pi spaces them."""
+        above = following.map[0] - 1 if following.map else -1
+        if 0 <= above < len(self.source) and not self.source[above].strip(" >"):
+            return True  # blank lines in the source: one blank row
+        if node.type in _LIST_TYPES:
+            return False
+        return not (node.type == "paragraph" and following.type in _LIST_TYPES)
+
+    def block(self, node: SyntaxTreeNode, width: int) -> Iterator[Text]:
+        """The lines of one block."""
+        kind = node.type
+        if kind == "paragraph":
+            yield self.inline(node)
+        elif kind == "heading":
+            yield self.heading(node)
+        elif kind in ("fence", "code_block"):
+            yield from self.code(node)
+        elif kind in _LIST_TYPES:
+            yield from self.items(node, 0, width)
+        elif kind == "blockquote":
+            yield from self.quote(node, width)
+        elif kind == "hr":
+            yield Text("─" * min(width, 80), style=HR)
+        elif kind == "table":
+            yield from self.table(node, width)
+        elif kind == "html_block":
+            yield Text(node.content.strip(), style=self.base)
+        else:
+            yield Text(node.content.rstrip("\n"), style=self.base)
+
+    def heading(self, node: SyntaxTreeNode) -> Text:
+        """`#` and `##` as styled text; deeper levels keep their `###` marks."""
+        level = int(node.tag[1:]) if node.tag[1:].isdigit() else 1
+        style = HEADING + (" underline" if level == 1 else "")
+        text = Text(style=style)
+        if level >= 3:
+            text.append("#" * level + " ")
+        text.append_text(self.inline(node, Style.parse(style)))
+        return text
+
+    def code(self, node: SyntaxTreeNode) -> Iterator[Text]:
+        """A fenced block: its fences visible, each line indented and highlighted."""
+        from rich.syntax import Syntax
+
+        language = (node.info or "").strip().split(" ")[0]
+        yield Text("```" + language, style=CODE_BORDER)
+        code = node.content[:-1] if node.content.endswith("\n") else node.content
+        syntax = Syntax("", language or "text", theme=CODE_THEME)
+        highlighted = syntax.highlight(code)
+        highlighted.remove_suffix("\n")
+        for line in highlighted.split("\n", allow_blank=True):
+            row = Text(self.options.code_indent)
+            row.append_text(line)
+            yield row
+        yield Text("```", style=CODE_BORDER)
+
+    def items(self, node: SyntaxTreeNode, depth: int, width: int) -> Iterator[Text]:
+        """Bullets as `- `, numbers as `N. ` from the list's start; nested lists two deeper."""
+        indent = "  " * depth
+        start = int(str(node.attrs.get("start", 1))) if node.type == "ordered_list" else 1
+        for index, item in enumerate(node.children):
+            bullet = f"{start + index}. " if node.type == "ordered_list" else "- "
+            first = True
+            for part in item.children:
+                if part.type in _LIST_TYPES:
+                    yield from self.items(part, depth + 1, width)
+                    first = False
+                    continue
+                for line in self.block(part, width):
+                    row = Text(indent)
+                    row.append(bullet if first else "  ", style=LIST_BULLET if first else "")
+                    row.append_text(_indent_breaks(line, indent + "  "))
+                    first = False
+                    yield row
+            if first:
+                yield Text(indent + bullet, style=LIST_BULLET)
+
+    def quote(self, node: SyntaxTreeNode, width: int) -> Iterator[Text]:
+        """A block quote: `│ ` before each row, italic."""
+        inner = max(1, width - 2)
+        rows: list[Text] = []
+        for line in self.blocks(node.children, inner):
+            line.stylize(QUOTE)
+            rows += _wrap(line, inner, self.console)
+        while rows and not rows[-1].plain:
+            rows.pop()
+        for row in rows:
+            out = Text("│ ", style=QUOTE_BORDER)
+            out.append_text(row)
+            yield out
+
+    def table(self, node: SyntaxTreeNode, width: int) -> Iterator[Text]:
+        """A boxed table whose cells wrap (wide characters included) to fit the width."""
+        rows: list[list[Text]] = []
+        for section in node.children:
+            for tr in section.children:
+                rows.append([self.inline(cell) for cell in tr.children])
+        columns = max((len(row) for row in rows), default=0)
+        if columns == 0:
+            return
+        for row in rows:
+            row += [Text() for _ in range(columns - len(row))]
+        widths = column_widths(rows, columns, width)
+        if widths is None:  # too narrow for the borders: the source as it was written
+            first, last = node.map or (0, 0)
+            for line in self.source[first:last]:
+                yield Text(line, style=self.base)
+            return
+        yield Text("┌─" + "─┬─".join("─" * w for w in widths) + "─┐")
+        separator = Text("├─" + "─┼─".join("─" * w for w in widths) + "─┤")
+        for index, row in enumerate(rows):
+            cells = [_wrap(cell, w, self.console) for cell, w in zip(row, widths, strict=True)]
+            for line_index in range(max(len(cell) for cell in cells)):
+                out = Text("│ ")
+                for column, cell in enumerate(cells):
+                    part = cell[line_index].copy() if line_index < len(cell) else Text()
+                    part.pad_right(widths[column] - part.cell_len)
+                    if index == 0:
+                        part.stylize("bold")
+                    out.append_text(part)
+                    out.append(" │ " if column < columns - 1 else " │")
+                yield out
+            if index < len(rows) - 1:
+                yield separator
+        yield Text("└─" + "─┴─".join("─" * w for w in widths) + "─┘")
+
+    def inline(self, node: SyntaxTreeNode, style: Style | None = None) -> Text:
+        """The inline content of a paragraph, heading or cell as one styled text."""
+        text = Text(style=self.base)
+        children = node.children
+        if len(children) == 1 and children[0].type == "inline":
+            children = children[0].children
+        self._inline(children, style or Style(), text)
+        return text
+
+    def _inline(self, nodes: list[SyntaxTreeNode], style: Style, out: Text) -> None:
+        for node in nodes:
+            kind = node.type
+            if kind == "text":
+                out.append(node.content, style=style)
+            elif kind in ("softbreak", "hardbreak"):
+                out.append("\n")
+            elif kind == "code_inline":
+                out.append(node.content, style=style + Style.parse(CODE_INLINE))
+            elif kind == "strong":
+                self._inline(node.children, style + Style(bold=True), out)
+            elif kind == "em":
+                self._inline(node.children, style + Style(italic=True), out)
+            elif kind == "s":
+                self._inline(node.children, style + Style(strike=True), out)
+            elif kind == "link":
+                self._link(node, style, out)
+            elif kind == "image":
+                out.append(node.content or str(node.attrs.get("src", "")), style=style)
+            elif kind == "html_inline":
+                out.append(node.content, style=style)
+            else:
+                self._inline(node.children, style, out)
+
+    def _link(self, node: SyntaxTreeNode, style: Style, out: Text) -> None:
+        href = _CONTROL.sub("", str(node.attrs.get("href", "")))
+        link_style = style + Style.parse(LINK)
+        if self.options.hyperlinks and href:
+            link_style += Style(link=href)
+        start = len(out)
+        self._inline(node.children, link_style, out)
+        shown = out.plain[start:]
+        compared = href[7:] if href.startswith("mailto:") else href
+        if shown != compared and shown != href:
+            out.append(f" ({href})", style=style + Style.parse(LINK_URL))
+
+
+def _indent_breaks(line: Text, indent: str) -> Text:
+    """A list item's own line breaks continue under its text, not under the bullet."""
+    if "\n" not in line.plain:
+        return line
+    parts = line.split("\n", allow_blank=True)
+    joined = Text()
+    for index, part in enumerate(parts):
+        if index:
+            joined.append("\n" + indent)
+        joined.append_text(part)
+    return joined
+
+
+def column_widths(rows: list[list[Text]], columns: int, width: int) -> list[int] | None:
+    """Column widths that fit `width` with the borders (None when even one cell each cannot)."""
+    overhead = 3 * columns + 1
+    room = width - overhead
+    if room < columns:
+        return None
+    natural = [max(row[c].cell_len for row in rows) for c in range(columns)]
+    longest_word = [
+        max(1, min(MAX_UNBROKEN_CELL, max(_longest_word(row[c].plain) for row in rows)))
+        for c in range(columns)
+    ]
+    minimum = list(longest_word)
+    if sum(minimum) > room:
+        minimum = _shares([w - 1 for w in longest_word], room - columns, [1] * columns)
+    if sum(natural) + overhead <= width:
+        return [max(n, m) for n, m in zip(natural, minimum, strict=True)]
+    growth = [max(0, n - m) for n, m in zip(natural, minimum, strict=True)]
+    widths = _shares(growth, max(0, room - sum(minimum)), minimum)
+    left = room - sum(widths)
+    while left > 0:
+        grew = False
+        for c in range(columns):
+            if left > 0 and widths[c] < natural[c]:
+                widths[c] += 1
+                left -= 1
+                grew = True
+        if not grew:
+            break
+    return widths
+
+
+def _shares(weights: list[int], amount: int, base: list[int]) -> list[int]:
+    """`base` plus `amount` split in proportion to `weights` (rounded down)."""
+    total = sum(max(0, w) for w in weights)
+    if total <= 0 or amount <= 0:
+        return list(base)
+    return [b + (max(0, w) * amount) // total for b, w in zip(base, weights, strict=True)]
+
+
+def _longest_word(text: str) -> int:
+    return max((cell_len(word) for word in text.split()), default=0)
