@@ -303,7 +303,7 @@ class Transcript:
         for call_id, view in list(self.views.items()):
             if not view.finished:
                 break
-            self.emit(render_ansi(Text(""), width) + view.render(width, self.expanded))
+            self.emit("\n" + view.render(width, self.expanded))  # pi's blank row above a call
             if self.image_protocol is not None:  # else the result's text names each image
                 for data, mime in result_images(view.result):
                     self.emit(image_lines(data, mime, self.image_protocol))
