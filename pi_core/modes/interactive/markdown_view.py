@@ -163,7 +163,7 @@ class _Renderer:
         language = (node.info or "").strip().split(" ")[0]
         yield Text("```" + language, style=CODE_BORDER)
         code = node.content[:-1] if node.content.endswith("\n") else node.content
-        syntax = Syntax("", language or "text", theme=CODE_THEME)
+        syntax = Syntax("", language or "text", theme=CODE_THEME, background_color="default")
         highlighted = syntax.highlight(code)
         highlighted.remove_suffix("\n")
         for line in highlighted.split("\n", allow_blank=True):
