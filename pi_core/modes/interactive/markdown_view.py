@@ -181,7 +181,9 @@ class _Renderer:
             first = True
             for part in item.children:
                 if part.type in _LIST_TYPES:
-                    yield from self.items(part, depth + 1, width)
+                    # pi's nested list: its own indent, under the item's text
+                    for line in self.items(part, depth + 1, width):
+                        yield Text(indent + "  ") + line
                     first = False
                     continue
                 for line in self.block(part, width):
