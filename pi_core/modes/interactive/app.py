@@ -764,7 +764,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
         undo_keyboard_first = self._keyboard_first(loop)
-        # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
+        # markdown-it, rich.syntax and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
         if first_prompt:
