@@ -52,3 +52,10 @@ def test_a_table_too_narrow_for_its_borders_shows_its_source() -> None:
     shown = rows(source, width=12)
     assert not any("┌" in row for row in shown)
     assert "".join(shown).replace(" ", "") == source.replace("\n", "").replace(" ", "")
+
+
+def test_the_theme_colours_headings_links_and_bullets() -> None:
+    options = MarkdownOptions(colours={"mdHeading": "#ff0000", "mdListBullet": "#00ff00"})
+    drawn = render_ansi(markdown("# Title\n\n- item", options=options), 40)
+    assert "38;2;255;0;0" in drawn and "38;2;0;255;0" in drawn
+    assert "38;2;255;0;0" not in render_ansi(markdown("# Title"), 40)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
@@ -22,15 +22,18 @@ from rich.text import Text
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
 
-HEADING = "bold #f0c674"
-LINK = "underline #81a2be"
-LINK_URL = "#666666"
-CODE_INLINE = "#8abeb7"
-CODE_BORDER = "#808080"
-LIST_BULLET = "#8abeb7"
-QUOTE = "italic #808080"
-QUOTE_BORDER = "#808080"
-HR = "#808080"
+# pi's theme tokens for markdown and the dark theme's colours, used when a theme lacks one
+COLOURS = {
+    "mdHeading": "#f0c674",
+    "mdLink": "#81a2be",
+    "mdLinkUrl": "#666666",
+    "mdCode": "#8abeb7",
+    "mdCodeBlockBorder": "#808080",
+    "mdListBullet": "#8abeb7",
+    "mdQuote": "#808080",
+    "mdQuoteBorder": "#808080",
+    "mdHr": "#808080",
+}
 CODE_THEME = "monokai"
 MAX_UNBROKEN_CELL = 30  # a column is never made wider than this to keep a word whole
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -39,18 +42,27 @@ _LIST_TYPES = ("bullet_list", "ordered_list")
 
 @dataclass(frozen=True)
 class MarkdownOptions:
-    """How a text is drawn: base style, code block indent, OSC 8 links."""
+    """How a text is drawn: base style, code block indent, OSC 8 links, the theme's colours."""
 
     style: str = ""
     code_indent: str = "  "
     hyperlinks: bool = False
+    colours: Mapping[str, str] = field(default_factory=dict)  # md* theme token → rich style
+
+    def colour(self, token: str, extra: str = "") -> Style:
+        """The style of a markdown theme token, with `extra` attributes (bold, italic…)."""
+        chosen = self.colours.get(token) or COLOURS[token]
+        return Style.parse(f"{extra} {chosen}".strip())
 
 
-def chat_options(code_indent: str, color: bool) -> MarkdownOptions:
-    """Options for the chat: the `markdown.codeBlockIndent` setting, OSC 8 links where shown."""
+def chat_options(code_indent: str, color: bool, theme: Mapping[str, str]) -> MarkdownOptions:
+    """Options for the chat: the `markdown.codeBlockIndent` setting, OSC 8 links where shown,
+    the theme's md* colours."""
     from pi_core.modes.interactive.hyperlinks import supports_hyperlinks
 
-    return MarkdownOptions(code_indent=code_indent, hyperlinks=color and supports_hyperlinks())
+    colours = {token: theme[token] for token in COLOURS if theme.get(token)}
+    linked = color and supports_hyperlinks()
+    return MarkdownOptions(code_indent=code_indent, hyperlinks=linked, colours=colours)
 
 
 @functools.cache
@@ -138,7 +150,7 @@ class _Renderer:
         elif kind == "blockquote":
             yield from self.quote(node, width)
         elif kind == "hr":
-            yield Text("─" * min(width, 80), style=HR)
+            yield Text("─" * min(width, 80), style=self.options.colour("mdHr"))
         elif kind == "table":
             yield from self.table(node, width)
         elif kind == "html_block":
@@ -149,11 +161,11 @@ class _Renderer:
     def heading(self, node: SyntaxTreeNode) -> Text:
         """`#` and `##` as styled text; deeper levels keep their `###` marks."""
         level = int(node.tag[1:]) if node.tag[1:].isdigit() else 1
-        style = HEADING + (" underline" if level == 1 else "")
+        style = self.options.colour("mdHeading", "bold underline" if level == 1 else "bold")
         text = Text(style=style)
         if level >= 3:
             text.append("#" * level + " ")
-        text.append_text(self.inline(node, Style.parse(style)))
+        text.append_text(self.inline(node, style))
         return text
 
     def code(self, node: SyntaxTreeNode) -> Iterator[Text]:
@@ -161,7 +173,7 @@ class _Renderer:
         from rich.syntax import Syntax
 
         language = (node.info or "").strip().split(" ")[0]
-        yield Text("```" + language, style=CODE_BORDER)
+        yield Text("```" + language, style=self.options.colour("mdCodeBlockBorder"))
         code = node.content[:-1] if node.content.endswith("\n") else node.content
         syntax = Syntax("", language or "text", theme=CODE_THEME, background_color="default")
         highlighted = syntax.highlight(code)
@@ -170,7 +182,7 @@ class _Renderer:
             row = Text(self.options.code_indent)
             row.append_text(line)
             yield row
-        yield Text("```", style=CODE_BORDER)
+        yield Text("```", style=self.options.colour("mdCodeBlockBorder"))
 
     def items(self, node: SyntaxTreeNode, depth: int, width: int) -> Iterator[Text]:
         """Bullets as `- `, numbers as `N. ` from the list's start; nested lists two deeper."""
@@ -178,6 +190,7 @@ class _Renderer:
         start = int(str(node.attrs.get("start", 1))) if node.type == "ordered_list" else 1
         for index, item in enumerate(node.children):
             bullet = f"{start + index}. " if node.type == "ordered_list" else "- "
+            marker = self.options.colour("mdListBullet")
             first = True
             for part in item.children:
                 if part.type in _LIST_TYPES:
@@ -188,24 +201,27 @@ class _Renderer:
                     continue
                 for line in self.block(part, width):
                     row = Text(indent)
-                    row.append(bullet if first else "  ", style=LIST_BULLET if first else "")
+                    row.append(
+                        bullet if first else "  ",
+                        style=self.options.colour("mdListBullet") if first else "",
+                    )
                     row.append_text(_indent_breaks(line, indent + "  "))
                     first = False
                     yield row
             if first:
-                yield Text(indent + bullet, style=LIST_BULLET)
+                yield Text(indent + bullet, style=marker)
 
     def quote(self, node: SyntaxTreeNode, width: int) -> Iterator[Text]:
         """A block quote: `│ ` before each row, italic."""
         inner = max(1, width - 2)
         rows: list[Text] = []
         for line in self.blocks(node.children, inner):
-            line.stylize(QUOTE)
+            line.stylize(self.options.colour("mdQuote", "italic"))
             rows += _wrap(line, inner, self.console)
         while rows and not rows[-1].plain:
             rows.pop()
         for row in rows:
-            out = Text("│ ", style=QUOTE_BORDER)
+            out = Text("│ ", style=self.options.colour("mdQuoteBorder"))
             out.append_text(row)
             yield out
 
@@ -261,7 +277,7 @@ class _Renderer:
             elif kind in ("softbreak", "hardbreak"):
                 out.append("\n")
             elif kind == "code_inline":
-                out.append(node.content, style=style + Style.parse(CODE_INLINE))
+                out.append(node.content, style=style + self.options.colour("mdCode"))
             elif kind == "strong":
                 self._inline(node.children, style + Style(bold=True), out)
             elif kind == "em":
@@ -279,7 +295,7 @@ class _Renderer:
 
     def _link(self, node: SyntaxTreeNode, style: Style, out: Text) -> None:
         href = _CONTROL.sub("", str(node.attrs.get("href", "")))
-        link_style = style + Style.parse(LINK)
+        link_style = style + self.options.colour("mdLink", "underline")
         if self.options.hyperlinks and href:
             link_style += Style(link=href)
         start = len(out)
@@ -287,7 +303,7 @@ class _Renderer:
         shown = out.plain[start:]
         compared = href[7:] if href.startswith("mailto:") else href
         if shown != compared and shown != href:
-            out.append(f" ({href})", style=style + Style.parse(LINK_URL))
+            out.append(f" ({href})", style=style + self.options.colour("mdLinkUrl"))
 
 
 def _indent_breaks(line: Text, indent: str) -> Text:
