@@ -82,8 +82,7 @@ class InteractiveApp:
         self.theme = theme
         ui.app = self
         self.pastes = PasteStore()
-        indent = str(session.settings.get_code_block_indent())
-        markdown = chat_options(indent, theme.color, theme.styles)
+        markdown = chat_options(str(session.settings.get_code_block_indent()), theme)
         self.transcript = Transcript(
             theme, self._tool, self._renderer, self.report_render_error, markdown
         )

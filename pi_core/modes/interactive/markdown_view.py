@@ -22,6 +22,8 @@ from rich.text import Text
 if TYPE_CHECKING:
     from markdown_it.tree import SyntaxTreeNode
 
+    from pi_core.modes.interactive.theme import Theme
+
 # pi's theme tokens for markdown and the dark theme's colours, used when a theme lacks one
 COLOURS = {
     "mdHeading": "#f0c674",
@@ -55,14 +57,29 @@ class MarkdownOptions:
         return Style.parse(f"{extra} {chosen}".strip())
 
 
-def chat_options(code_indent: str, color: bool, theme: Mapping[str, str]) -> MarkdownOptions:
+def chat_options(code_indent: str, theme: Theme) -> MarkdownOptions:
     """Options for the chat: the `markdown.codeBlockIndent` setting, OSC 8 links where shown,
-    the theme's md* colours."""
+    the md* colours of the theme (read at each render: a theme switch recolours later text)."""
     from pi_core.modes.interactive.hyperlinks import supports_hyperlinks
 
-    colours = {token: theme[token] for token in COLOURS if theme.get(token)}
-    linked = color and supports_hyperlinks()
-    return MarkdownOptions(code_indent=code_indent, hyperlinks=linked, colours=colours)
+    linked = theme.color and supports_hyperlinks()
+    return MarkdownOptions(code_indent=code_indent, hyperlinks=linked, colours=_Live(theme))
+
+
+class _Live(Mapping[str, str]):
+    """A theme's current styles as a mapping (the theme swaps its table when switched)."""
+
+    def __init__(self, theme: Theme) -> None:
+        self.theme = theme
+
+    def __getitem__(self, key: str) -> str:
+        return self.theme.styles[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.theme.styles)
+
+    def __len__(self) -> int:
+        return len(self.theme.styles)
 
 
 @functools.cache
