@@ -58,6 +58,11 @@ class Screen:
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
         self.keys("Enter")
 
+    def record(self, path: Path) -> None:
+        """From now on, append everything the program writes to the pane, raw, to `path`."""
+        path.touch()
+        self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(path))}")
+
     def text(self) -> str:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")

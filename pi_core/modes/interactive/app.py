@@ -36,7 +36,6 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
@@ -49,6 +48,12 @@ from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
+from pi_core.modes.interactive.editor_look import (
+    CompletionMenu,
+    PaddingMargin,
+    menu_rows,
+    padding_columns,
+)
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
@@ -87,6 +92,8 @@ class InteractiveApp:
             theme, self._tool, self._renderer, self.report_render_error, markdown
         )
         self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
+        self.transcript.show_images = session.settings.get_show_images()
+        self.transcript.image_width_cells = session.settings.get_image_width_cells()
         self.working: str | None = None
         self.status_line: str | None = None
         self.queue: QueueUpdateEvent = QueueUpdateEvent()
@@ -166,6 +173,8 @@ class InteractiveApp:
             height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
             wrap_lines=True,
             dont_extend_height=True,
+            left_margins=[PaddingMargin(self._editor_padding)],
+            right_margins=[PaddingMargin(self._editor_padding)],
         )
         dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
         dialog_input = Window(
@@ -200,7 +209,9 @@ class InteractiveApp:
                 ConditionalContainer(dialog_text, filter=dialog_open),
                 ConditionalContainer(dialog_input, filter=dialog_has_buffer),
                 Window(height=1, char="─", style=self._border_style),
-                CompletionsMenu(max_height=8, scroll_offset=1),
+                CompletionMenu(
+                    lambda: menu_rows(self.session.settings.get_autocomplete_max_visible())
+                ),
                 self.search,
                 ConditionalContainer(
                     Window(FormattedTextControl(self._below_view), dont_extend_height=True),
@@ -209,6 +220,10 @@ class InteractiveApp:
                 Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
             ]
         )
+
+    def _editor_padding(self) -> int:
+        setting = self.session.settings.get_editor_padding_x()
+        return padding_columns(setting, self._columns())
 
     def _rows(self) -> int:
         try:

@@ -22,7 +22,7 @@ from pi_core.messages.agent import (
 )
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
-from pi_core.modes.interactive.images import image_lines, inline_protocol
+from pi_core.modes.interactive.images import IMAGE_WIDTH_CELLS, image_lines, inline_protocol
 from pi_core.modes.interactive.markdown_view import MarkdownOptions
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
@@ -56,6 +56,14 @@ class Transcript:
         self._thinking_note_shown = False
         self._last_visible: str | None = None  # "thinking" or "text": the answer's last block
         self.image_protocol = inline_protocol() if theme.color else None
+        self.show_images = True  # `terminal.showImages`: False prints every image as its line
+        self.image_width_cells = IMAGE_WIDTH_CELLS  # `terminal.imageWidthCells`
+
+    def _drawn_protocol(self) -> str | None:
+        return self.image_protocol if self.show_images else None
+
+    def _image(self, data: str, mime: str) -> str:
+        return image_lines(data, mime, self._drawn_protocol(), self.image_width_cells)
 
     # --- blocks printed once --------------------------------------------------------------
 
@@ -95,7 +103,7 @@ class Transcript:
         self.emit("\n" + render_ansi(body, width, color=self.theme.color))
         if not isinstance(message.content, str):
             for data, mime in result_images(message):
-                self.emit(" " + image_lines(data, mime, self.image_protocol))
+                self.emit(" " + self._image(data, mime))
 
     def message(self, message: Any, width: int) -> None:
         """Any finished message, e.g. when a session is loaded."""
@@ -304,9 +312,9 @@ class Transcript:
             if not view.finished:
                 break
             self.emit("\n" + view.render(width, self.expanded))  # pi's blank row above a call
-            if self.image_protocol is not None:  # else the result's text names each image
+            if self._drawn_protocol() is not None:  # else the result's text names each image
                 for data, mime in result_images(view.result):
-                    self.emit(image_lines(data, mime, self.image_protocol))
+                    self.emit(self._image(data, mime))
             self.recent_views.append(view)
             del self.views[call_id]
         self.recent_views = self.recent_views[-20:]
