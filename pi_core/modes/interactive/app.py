@@ -59,6 +59,7 @@ from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
@@ -86,7 +87,10 @@ class InteractiveApp:
         self.theme = theme
         ui.app = self
         self.pastes = PasteStore()
-        self.transcript = Transcript(theme, self._tool, self._renderer, self.report_render_error)
+        markdown = chat_options(str(session.settings.get_code_block_indent()), theme)
+        self.transcript = Transcript(
+            theme, self._tool, self._renderer, self.report_render_error, markdown
+        )
         self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
         self.transcript.show_images = session.settings.get_show_images()
         self.transcript.image_width_cells = session.settings.get_image_width_cells()
@@ -498,7 +502,8 @@ class InteractiveApp:
         from pi_core.modes.interactive.header import header
 
         width = self._columns()
-        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error)
+        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error,
+                            self.transcript.markdown_options)  # fmt: skip
         replay.expanded = self.transcript.expanded
         replay.hide_thinking = self.transcript.hide_thinking
         quiet = bool(self.session.settings.get_quiet_startup())
@@ -774,7 +779,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
         undo_keyboard_first = self._keyboard_first(loop)
-        # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
+        # markdown-it, rich.syntax and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
         if first_prompt:
