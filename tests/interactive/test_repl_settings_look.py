@@ -111,6 +111,7 @@ def test_image_rows_are_offered_only_where_images_are_drawn(screen: Screen) -> N
         ("autocomplete", "Autocomplete max items", "10", ("autocompleteMaxVisible",), 10),
         ("shrink", "Clear on shrink", None, ("terminal", "clearOnShrink"), True),
         ("progress", "Terminal progress", None, ("terminal", "showTerminalProgress"), True),
+        ("changelog", "Collapse changelog", None, ("collapseChangelog",), True),
     ],
 )
 def test_pi_rows_write_pi_keys_and_keep_the_others(

@@ -68,6 +68,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
     SettingSpec("followUpMode", "Follow-up mode", QUEUE_MODES, "one-at-a-time",
                 "how queued follow-ups are delivered"),
     SettingSpec("hideThinkingBlock", "Hide thinking", BOOLEAN, False, "Ctrl+T toggles it too"),
+    SettingSpec("collapseChangelog", "Collapse changelog", BOOLEAN, False,
+                "after an upgrade, one line instead of the new changelog entries"),
     SettingSpec("quietStartup", "Quiet startup", BOOLEAN, False, "hide the start-up header"),
     SettingSpec("doubleEscapeAction", "Double-escape action", ("tree", "fork", "none"), "tree",
                 "what Esc twice on an empty editor opens"),
