@@ -45,6 +45,7 @@ class Transcript:
         self.out: list[str] = []
         self.expanded = False
         self.hide_thinking = False
+        self.hidden_thinking_label = "Thinking..."  # what a hidden thinking block shows
         self.views: dict[str, ToolView] = {}
         self.recent_views: list[ToolView] = []
         self._assistant: AssistantMessage | None = None
@@ -231,8 +232,8 @@ class Transcript:
         is_thinking = isinstance(block, ThinkingContent)
         if is_thinking and self.hide_thinking:
             if not self._thinking_note_shown:
-                self.emit(render_ansi(Padding(Text("Thinking...", style="dim italic"), (0, 1)),
-                                      width, color=self.theme.color))  # fmt: skip
+                note = Text(self.hidden_thinking_label, style="dim italic")
+                self.emit(render_ansi(Padding(note, (0, 1)), width, color=self.theme.color))
                 self._thinking_note_shown = True
             return
         if self._stream is None:
