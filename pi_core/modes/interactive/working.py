@@ -27,9 +27,9 @@ class WorkingIndicator:
         self.frames = tuple(DEFAULT_FRAMES) if frames is None else tuple(str(f) for f in frames)
         self.interval_ms = interval_ms if interval_ms and interval_ms > 0 else DEFAULT_INTERVAL_MS
 
-    def row(self, message: str, elapsed: float, *, always: bool = False) -> str | None:
-        """The row for `message` after `elapsed` seconds; None while hidden (unless `always`)."""
-        if not self.visible and not always:
+    def row(self, message: str, elapsed: float) -> str | None:
+        """The row for `message` after `elapsed` seconds; None while hidden."""
+        if not self.visible:
             return None
         frame = ""
         if self.frames:
