@@ -139,3 +139,20 @@ def test_the_working_indicator_frames() -> None:
     assert indicator.row("busy", 0.0) == "\x1b[2mbusy\x1b[0m"
     indicator.visible = False
     assert indicator.row("busy", 0.0) is None
+
+
+def test_the_repl_ui_keeps_what_plugins_set_before_it_starts() -> None:
+    from pi_core.modes.interactive.extension_ui import InteractiveUI
+
+    ui = InteractiveUI()  # session_start runs before the REPL exists
+
+    def factory(buffer: Any, theme: Any) -> None:
+        return None
+
+    ui.set_editor_component(factory)
+    ui.set_hidden_thinking_label("Musing")
+    ui.set_working_visible(False)
+    assert ui.get_editor_component() is factory and ui.hidden_thinking_label == "Musing"
+    assert ui.indicator.visible is False
+    assert ui.get_all_themes() == [] and ui.get_theme("dark") is None
+    assert ui.set_theme("dark") == {"success": False, "error": "The REPL has not started yet"}

@@ -22,9 +22,9 @@ class StackedCompleter(Completer):
     """
 
     def __init__(self, on_error: Callable[[BaseException], None]) -> None:
-        self._base: Completer = DummyCompleter()
+        self._base: Completer | None = None
         self._factories: list[AutocompleteProviderFactory] = []
-        self._top: Completer = self._base
+        self._top: Completer = DummyCompleter()
         self._on_error = on_error
 
     def over(self, base: Completer) -> StackedCompleter:
@@ -39,6 +39,8 @@ class StackedCompleter(Completer):
         self._build()
 
     def _build(self) -> None:
+        if self._base is None:
+            return  # the editor is not there yet: `over` builds the stack
         top = self._base
         for factory in list(self._factories):
             try:

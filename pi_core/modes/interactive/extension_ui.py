@@ -342,7 +342,9 @@ class InteractiveUI(ExtensionUI):
             load_theme,
         )
 
-        app = self._require()
+        app = self.app
+        if app is None:
+            return {"success": False, "error": "The REPL has not started yet"}
         if isinstance(theme, Theme):
             apply_theme(app, theme)
             return {"success": True}
