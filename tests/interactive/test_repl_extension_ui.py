@@ -278,3 +278,32 @@ def test_the_hidden_thinking_label(screen: Screen) -> None:
     command(screen, "two")
     shown = screen.wait_for("second answer")
     assert "Thinking..." in shown and "more musing" not in shown
+
+
+EARLY_PLUGIN = """
+from prompt_toolkit.layout import HSplit, Window
+from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+
+from pi_core import hookimpl
+
+
+def boxed(buffer, theme):
+    return HSplit([Window(FormattedTextControl("[boxed from the start]"), height=1),
+                   Window(BufferControl(buffer), height=2)])
+
+
+@hookimpl
+def session_start(event, ctx):
+    ctx.ui.set_editor_component(boxed)  # before the REPL exists
+"""
+
+
+def test_an_editor_component_set_at_session_start_is_there_from_the_first_frame(
+    screen: Screen,
+) -> None:
+    path = screen.home / "early.py"
+    path.write_text(EARLY_PLUGIN)
+    screen.start("-e", str(path))
+    screen.wait_for(lambda s: "[boxed from the start]" in s and "(fake) fake-model" in s)
+    screen.type("typed into it")
+    screen.wait_for(lambda s: editor_lines(s)[:2] == ["[boxed from the start]", "typed into it"])
