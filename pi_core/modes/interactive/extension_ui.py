@@ -58,7 +58,10 @@ class InteractiveUI(ExtensionUI):
 
     def _failed(self, what: str, error: BaseException) -> None:
         if self.app is not None:
-            self.app.report_render_error(what, error)
+            self.app.transcript.status(
+                f"Warning: plugin {what} failed ({type(error).__name__}: {error}); removed",
+                "yellow",
+            )
             self.app.invalidate()
 
     def _require(self) -> InteractiveApp:

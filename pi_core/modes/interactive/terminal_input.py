@@ -20,7 +20,7 @@ class InputListeners:
 
     A handler returns None (pass the key on), `{"consume": True}` (drop it) or
     `{"data": text}` (pass `text` on instead, parsed again into keys). One that raises is
-    reported and passes the key on.
+    reported and removed (not reported again at every key); the key goes on.
     """
 
     def __init__(self, on_error: Callable[[BaseException], None]) -> None:
@@ -57,6 +57,8 @@ class InputListeners:
             try:
                 result: Any = handler(data)
             except Exception as error:
+                with contextlib.suppress(ValueError):
+                    self._handlers.remove(handler)
                 self._on_error(error)
                 continue
             if not isinstance(result, dict):
