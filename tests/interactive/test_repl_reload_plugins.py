@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from pi_core.testing import chat_stream
-from tests.interactive.conftest import Screen, stripped_lines
+from tests.interactive.conftest import Screen, editor_lines, stripped_lines
 
 PLUGIN = """
 from pathlib import Path
@@ -134,3 +134,36 @@ def test_a_plugin_that_fails_to_reload_leaves_the_old_one_working(screen: Screen
     results = [m for m in screen.server.requests[-1].json()["messages"] if m["role"] == "tool"]
     assert "gate v1 says no" in json.dumps(results)
     assert "probe_v1" in tool_names(screen)
+
+
+EXTRAS = """
+
+@hookimpl(specname="session_start")
+def draw_extras(event, ctx):
+    ctx.ui.set_widget("extras", ["widget of the old plugin"])
+    ctx.ui.on_terminal_input(lambda data: {"consume": True} if data == "%" else None)
+"""
+
+
+def test_reload_takes_away_what_the_old_plugin_set_in_the_ui(screen: Screen) -> None:
+    folder = screen.cwd / ".pi" / "extensions"
+    folder.mkdir(parents=True)
+    write_plugin(folder, "v1", extra=EXTRAS)
+    screen.start()
+    screen.ready()
+    screen.wait_for("widget of the old plugin")
+    screen.type("a%b")
+    screen.wait_for(lambda s: "ab" in editor_text(s))
+    assert "%" not in editor_text(screen.text())  # the old plugin's listener took the key
+    screen.keys("C-c")
+    screen.wait_for(lambda s: editor_text(s) == "")
+    write_plugin(folder, "v2")
+    shown = run_command(screen, "/reload", "Reloaded ")
+    screen.wait_for("status of v2")
+    screen.type("a%b")
+    shown = screen.wait_for(lambda s: "a%b" in editor_text(s))
+    assert "widget of the old plugin" not in shown.split("Reloaded ")[-1]
+
+
+def editor_text(text: str) -> str:
+    return " ".join(editor_lines(text)).strip()

@@ -67,15 +67,17 @@ from pi_core.modes.interactive.session_events import (
     handle_event,
     run_user_bash,
 )
+from pi_core.modes.interactive.terminal_input import install as install_input_listeners
 from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
+from pi_core.modes.interactive.working import WorkingIndicator
 
 FRAME_SECONDS = 1 / 30
 RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
 MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+DEFAULT_INDICATOR = WorkingIndicator()  # compaction, bash and retries: plugins do not restyle it
 
 
 class InteractiveApp:
@@ -118,8 +120,8 @@ class InteractiveApp:
         self.buffer = Buffer(
             multiline=True,
             history=FileHistory(str(history)),
-            completer=EditorCompleter(
-                lambda: slash_entries(self), session.cwd, self._mention_sources
+            completer=ui.autocomplete.over(
+                EditorCompleter(lambda: slash_entries(self), session.cwd, self._mention_sources)
             ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
@@ -157,6 +159,8 @@ class InteractiveApp:
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
+        install_input_listeners(self.app.key_processor, ui.input_listeners)
+        ui.app_ready()
         session.subscribe(self.on_event)
         session.dispatcher.on_error(self._on_plugin_error)
 
@@ -201,7 +205,10 @@ class InteractiveApp:
                     filter=Condition(self._has_live_content),
                 ),
                 Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
+                ConditionalContainer(
+                    DynamicContainer(lambda: self.ui.editor_component or editor),
+                    filter=~dialog_open & ~custom_open,
+                ),
                 ConditionalContainer(
                     DynamicContainer(lambda: self.custom_component or no_component),
                     filter=custom_open,
@@ -215,7 +222,7 @@ class InteractiveApp:
                 self.search,
                 ConditionalContainer(
                     Window(FormattedTextControl(self._below_view), dont_extend_height=True),
-                    filter=Condition(lambda: bool(self.ui.widget_lines("belowEditor"))),
+                    filter=Condition(lambda: self.ui.widgets.has("belowEditor")),
                 ),
                 Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
             ]
@@ -277,20 +284,22 @@ class InteractiveApp:
         busy = self.working or (
             self.ui.working_message or "Working..." if self.session.is_streaming else None
         )
+        indicator = self.ui.indicator if busy and not self.working else DEFAULT_INDICATOR
         if self._retry_until is not None:
             left = max(0, self._retry_until - time.monotonic())
             busy = f"Retrying in {left:.0f}s... (escape to cancel)"
-        if busy:
-            frame = SPINNER[int((time.monotonic() - self._spinner_start) / 0.08) % len(SPINNER)]
-            parts.append(f"\x1b[36m{frame}\x1b[0m {dim}{busy}{reset}")
+            indicator = DEFAULT_INDICATOR
+        row = indicator.row(busy, time.monotonic() - self._spinner_start) if busy else None
+        if row:
+            parts.append(row)
         if self.status_line:
             parts.append(dim + self.status_line + reset)
-        for line in self.ui.widget_lines("aboveEditor"):
+        for line in self.ui.widget_lines("aboveEditor", width):
             parts.append(line)
         return ansi_fragments("\n".join(parts))
 
     def _below_view(self) -> Any:
-        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor")))
+        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self._columns())))
 
     def _footer_view(self) -> StyleAndTextTuples:
         # the footer reads the git branch and sums the session's usage: computed again only
@@ -506,6 +515,7 @@ class InteractiveApp:
                             self.transcript.markdown_options)  # fmt: skip
         replay.expanded = self.transcript.expanded
         replay.hide_thinking = self.transcript.hide_thinking
+        replay.hidden_thinking_label = self.transcript.hidden_thinking_label
         quiet = bool(self.session.settings.get_quiet_startup())
         block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
         if block is not None:
@@ -821,7 +831,7 @@ class InteractiveApp:
         if before.startswith("/") and "\n" not in before:
             return True
         word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-        return word.startswith("@")
+        return word.startswith(("@", "#"))  # `#`: plugins' completers (issues, say), as in pi
 
 
 class _Application(Application[int]):

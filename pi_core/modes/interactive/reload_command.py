@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
-    from pi_core.modes.interactive.extension_ui import InteractiveUI
 
 
 async def reload_command(app: InteractiveApp, args: str) -> None:
@@ -20,7 +19,7 @@ async def reload_command(app: InteractiveApp, args: str) -> None:
         return
     app.working = "Reloading plugins, skills, prompts, context files and keybindings..."
     try:
-        errors = await session.reload(on_swap=lambda: clear_plugin_ui(app.ui))
+        errors = await session.reload(on_swap=app.ui.clear_plugin_state)
     finally:
         app.working = None
     if errors:
@@ -34,14 +33,3 @@ async def reload_command(app: InteractiveApp, args: str) -> None:
     app.transcript.status(
         "Reloaded plugins, skills, prompt templates, context files and keybindings"
     )
-
-
-def clear_plugin_ui(ui: InteractiveUI) -> None:
-    """Take away what the old plugins drew: statuses, widgets, header, footer, working text."""
-    for key in list(ui.statuses):
-        ui.set_status(key, None)
-    for key in list(ui.widgets):
-        ui.set_widget(key, None)
-    ui.set_header(None)
-    ui.set_footer(None)
-    ui.set_working_message(None)

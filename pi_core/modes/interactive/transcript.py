@@ -48,6 +48,7 @@ class Transcript:
         self.out: list[str] = []
         self.expanded = False
         self.hide_thinking = False
+        self.hidden_thinking_label = "Thinking..."  # what a hidden thinking block shows
         self.views: dict[str, ToolView] = {}
         self.recent_views: list[ToolView] = []
         self._assistant: AssistantMessage | None = None
@@ -246,8 +247,8 @@ class Transcript:
         source = block.thinking if isinstance(block, ThinkingContent) else block.text
         if is_thinking and self.hide_thinking:
             if not self._thinking_note_shown and source.strip():
-                note = render_ansi(Padding(Text("Thinking...", style="dim italic"), (0, 1)),
-                                   width, color=self.theme.color)  # fmt: skip
+                note = render_ansi(Padding(Text(self.hidden_thinking_label, style="dim italic"),
+                                           (0, 1)), width, color=self.theme.color)  # fmt: skip
                 self.emit("\n" + note if self._spacer_owed() else note)
                 self._thinking_note_shown = True
                 self._last_visible = "thinking"
