@@ -107,7 +107,7 @@ async def test_noop_ui_answers_at_once() -> None:
     ui.set_status("k", "v")
     ui.set_widget("k", ["line"], "belowEditor")
     assert ui.get_editor_text() == ""
-    assert ui.set_theme("dark") == {"success": False, "error": "No UI available"}
+    assert ui.set_theme("dark") == {"success": False, "error": "UI not available"}
 
 
 async def test_abort_signal_listeners_and_wait() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from pi_core.agent.agent import Agent
@@ -16,6 +16,7 @@ from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.messages.agent import CustomMessage
 from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.plugins.errors import PluginLoadError, PluginLoadFailed
 from pi_core.plugins.manager import PluginManager
 from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.session.manager import SessionManager
@@ -259,15 +260,11 @@ class CommandActions:
         *,
         agent: Agent,
         navigation: Navigator,
-        resources: ResourceLoader,
-        dispatcher: HookDispatcher,
-        rebuild_system_prompt: Callable[[], None],
+        reload: Callable[[], Awaitable[list[PluginLoadError]]],
     ) -> None:
         self._agent = agent
         self._navigation = navigation
-        self._resources = resources
-        self._dispatcher = dispatcher
-        self._rebuild_system_prompt = rebuild_system_prompt
+        self._reload = reload
 
     async def wait_for_idle(self) -> None:
         """Wait until the agent is idle."""
@@ -290,10 +287,11 @@ class CommandActions:
         return await self._navigation.switch_session(session_path)
 
     async def reload(self) -> None:
-        """Reload resources and rebuild the system prompt (plugins stay loaded)."""
-        self._resources.reload()
-        await self._resources.discover_from_plugins(self._dispatcher, "reload")
-        self._rebuild_system_prompt()
+        """Reload plugins from files and folders, settings and resources, as `/reload` does;
+        raises PluginLoadFailed (and nothing changed) when a plugin fails to reload."""
+        errors = await self._reload()
+        if errors:
+            raise PluginLoadFailed(errors)
 
 
 def slash_commands(session: SlashCommandSource) -> list[dict[str, Any]]:

@@ -39,6 +39,7 @@ from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLev
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
 from pi_core.plugins.dispatch import HookDispatcher
+from pi_core.plugins.errors import PluginLoadError
 from pi_core.plugins.manager import PluginManager
 from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
@@ -305,13 +306,7 @@ class AgentSession:
             controls=self.controls,
             context_usage=self.get_context_usage,
         )
-        commands = CommandActions(
-            agent=self.agent,
-            navigation=self.navigation,
-            resources=self.resources,
-            dispatcher=self.dispatcher,
-            rebuild_system_prompt=self.rebuild_system_prompt,
-        )
+        commands = CommandActions(agent=self.agent, navigation=self.navigation, reload=self.reload)
         return actions, commands
 
     def drop_trailing_error(self) -> None:
@@ -329,6 +324,13 @@ class AgentSession:
     def reload_messages(self) -> None:
         """Rebuild the agent's transcript from the session file's current branch."""
         self.agent.state.messages = list(self.session_manager.build_session_context().messages)
+
+    async def reload(self, on_swap: Callable[[], Any] | None = None) -> list[PluginLoadError]:
+        """Reload plugins from files and folders, settings and resources (pi's `/reload`);
+        returns the plugins that failed, and then nothing changed (plugin_reload.py)."""
+        from pi_core.agent_session.plugin_reload import reload_session
+
+        return await reload_session(self, on_swap)
 
     def rebuild_system_prompt(self) -> None:
         """Rebuild the base system prompt from the resources and the active tools."""

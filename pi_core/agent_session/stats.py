@@ -59,6 +59,22 @@ def session_stats(session: StatsSource) -> dict[str, Any]:
     }
 
 
+def all_branches_usage(manager: SessionManager) -> tuple[dict[str, int], float]:
+    """Sum the tokens and cost of every assistant message in the session file, every branch
+    (what pi's footer shows; `/session` counts the current branch only)."""
+    tokens = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0}
+    cost = 0.0
+    for entry in manager.get_entries():
+        if isinstance(entry, SessionMessageEntry) and isinstance(entry.message, AssistantMessage):
+            usage = entry.message.usage
+            tokens["input"] += usage.input
+            tokens["output"] += usage.output
+            tokens["cacheRead"] += usage.cache_read
+            tokens["cacheWrite"] += usage.cache_write
+            cost += float(usage.cost.total)
+    return tokens, cost
+
+
 def context_usage(session: StatsSource) -> dict[str, Any] | None:
     """Return the context's estimated size against the model's window (unknown after compaction
     until the next response)."""

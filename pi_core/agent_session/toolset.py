@@ -71,6 +71,16 @@ class ToolSet:
         self.all.pop(name, None)
         self.active_names = [n for n in self.active_names if n != name]
 
+    def replace(self, old: Sequence[Tool[Any]], new: Sequence[Tool[Any]]) -> None:
+        """Swap reloaded plugins' tools: `old` go, `new` come in active (as pi activates every
+        plugin tool on reload) unless `--tools` / `--no-tools` leave them out."""
+        gone = {id(tool) for tool in old}
+        for name in [name for name, tool in self.all.items() if id(tool) in gone]:
+            del self.all[name]
+        for tool in new:
+            self.add(tool)
+        self.active_names = [name for name in self.active_names if name in self.all]
+
     def describe(self) -> list[dict[str, Any]]:
         """Return each tool's name, description and parameter schema."""
         return [

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_core.abort import AbortSignal
-from pi_core.plugins.ui import ExtensionUI, NotifyLevel, WidgetPlacement
+from pi_core.plugins.ui import ExtensionUI, NotifyLevel, WidgetFactory, WidgetPlacement
 
 Output = Callable[[dict[str, Any]], None]
 
@@ -117,9 +117,12 @@ class RpcUI(ExtensionUI):
         self._fire("setStatus", statusKey=key, statusText=text)
 
     def set_widget(
-        self, key: str, content: list[str] | None, placement: WidgetPlacement = "aboveEditor"
+        self,
+        key: str,
+        content: list[str] | WidgetFactory | None,
+        placement: WidgetPlacement = "aboveEditor",
     ) -> None:
-        """Set or clear a widget (lists of lines only, as in pi)."""
+        """Set or clear a widget (lists of lines only: a component factory is ignored)."""
         if content is None or isinstance(content, list):
             self._fire("setWidget", widgetKey=key, widgetLines=content, widgetPlacement=placement)
 
@@ -134,6 +137,10 @@ class RpcUI(ExtensionUI):
     def paste_to_editor(self, text: str) -> None:
         """Same as set_editor_text in RPC mode."""
         self.set_editor_text(text)
+
+    def set_theme(self, theme: Any) -> dict[str, Any]:
+        """The client draws its own colours: nothing to switch."""
+        return {"success": False, "error": "Theme switching not supported in RPC mode"}
 
 
 def _value(answer: dict[str, Any] | None) -> str | None:

@@ -281,5 +281,6 @@ class CommandContext(ExtensionContext):
         return await self._runtime.command_actions.switch_session(session_path)
 
     async def reload(self) -> None:
-        """Reload plugins, skills, prompts and themes."""
+        """Reload plugins from files and folders, settings, skills, prompts and context files, as
+        `/reload` does; raises PluginLoadFailed when a plugin fails (then nothing changed)."""
         await self._runtime.command_actions.reload()

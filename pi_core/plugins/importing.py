@@ -11,7 +11,8 @@ from typing import Any
 from pi_core.plugins.sources import PluginSource
 
 
-def _module_name(source: PluginSource) -> str:
+def module_name(source: PluginSource) -> str:
+    """The name a plugin file or package is imported under (one per resolved path)."""
     digest = hashlib.sha1(str(source.path).encode()).hexdigest()[:8]
     safe = "".join(ch if ch.isalnum() else "_" for ch in source.name)
     return f"pi_extension_{safe}_{digest}"
@@ -19,7 +20,7 @@ def _module_name(source: PluginSource) -> str:
 
 def _import_path(source: PluginSource) -> ModuleType:
     assert source.path is not None
-    name = _module_name(source)
+    name = module_name(source)
     if source.kind == "package":
         spec = importlib.util.spec_from_file_location(
             name, source.path / "__init__.py", submodule_search_locations=[str(source.path)]

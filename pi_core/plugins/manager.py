@@ -22,7 +22,7 @@ from pi_core.plugins.importing import import_plugin
 from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.registrations import PluginRegistrations, Registry
 from pi_core.plugins.runtime import PluginRuntime, SessionActions, SessionCommandActions
-from pi_core.plugins.sources import Origin, PluginSource, discover
+from pi_core.plugins.sources import Discovery, Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.settings import SettingsManager
 
@@ -77,6 +77,7 @@ class PluginManager:
         self.config_problems: list[str] = []
         self.blocked: set[str] = set()
         self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
+        self.options = LoadOptions()
         self._registry: Registry | None = None
 
     # --- loading --------------------------------------------------------------------------
@@ -84,6 +85,7 @@ class PluginManager:
     def load(self, options: LoadOptions | None = None) -> None:
         """Discover and load every plugin in order; failures are recorded, never raised."""
         options = options or LoadOptions()
+        self.options = options
         settings = SettingsManager.create(self.cwd, str(self.agent_dir))
         self.settings = settings
         self.config_problems.extend(str(problem) for problem in settings.errors)
@@ -92,18 +94,28 @@ class PluginManager:
         self.blocked.update(
             map(normalize_name, [*settings.settings.blocked_plugins, *options.blocked])
         )
-        found = discover(
-            cwd=self.cwd,
-            agent_dir=self.agent_dir,
-            settings_paths=_extension_paths(settings, self.cwd, self.agent_dir),
-            cli_paths=[resolve_path(p, self.cwd) for p in options.extension_paths],
-            installed=options.installed,
-            extensions=not options.no_extensions,
-        )
+        found = self._discover(settings, options, installed=options.installed)
         self.diagnostics.extend(found.diagnostics)
         self.errors.extend(found.errors)
         for source in found.sources:
             self.load_source(source)
+
+    def discover_files(self) -> Discovery:
+        """Find the plugins from files and folders again, as `load` did (settings read afresh)."""
+        settings = SettingsManager.create(self.cwd, str(self.agent_dir))
+        return self._discover(settings, self.options, installed=False)
+
+    def _discover(
+        self, settings: SettingsManager, options: LoadOptions, installed: bool
+    ) -> Discovery:
+        return discover(
+            cwd=self.cwd,
+            agent_dir=self.agent_dir,
+            settings_paths=_extension_paths(settings, self.cwd, self.agent_dir),
+            cli_paths=[resolve_path(p, self.cwd) for p in options.extension_paths],
+            installed=installed,
+            extensions=not options.no_extensions,
+        )
 
     def load_source(self, source: PluginSource) -> LoadedPlugin | None:
         """Import, validate and register one plugin; record an error and return None on failure."""
@@ -153,6 +165,46 @@ class PluginManager:
         self.plugins.append(plugin)
         self._registry = None
         return plugin
+
+    def prepare(self, obj: Any, source: PluginSource) -> LoadedPlugin:
+        """Check a plugin object and run its registration hooks, without making it live (the
+        hooks stay unregistered until `replace`); raises what `register` would record."""
+        key = self._unique_key(source)
+        self._check_hookimpls(obj)
+        scratch = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        scratch.add_hookspecs(hookspecs)
+        scratch.register(obj, name=key)  # pluggy's own validation, as the live manager does it
+        try:
+            registrations = PluginRegistrations(key)
+            self._run_registration_hooks(obj, registrations, scratch)
+            hooks = sorted(
+                caller.name
+                for caller in scratch.get_hookcallers(obj) or []
+                if caller.name in hookspecs.EVENT_HOOKS
+            )
+        finally:
+            scratch.unregister(obj)
+        return LoadedPlugin(source.name, key, source, obj, hooks, registrations)
+
+    def replace(self, old: list[LoadedPlugin], new: list[LoadedPlugin]) -> None:
+        """Make `new` (prepared) live in place of `old`, in one step: on an error `old` are
+        registered again and the error is raised."""
+        for plugin in old:
+            self.pm.unregister(plugin.obj)
+        registered: list[LoadedPlugin] = []
+        try:
+            for plugin in new:
+                self.pm.register(plugin.obj, name=plugin.key)
+                registered.append(plugin)
+        except Exception:
+            for plugin in registered:
+                self.pm.unregister(plugin.obj)
+            for plugin in old:
+                self.pm.register(plugin.obj, name=plugin.key)
+            raise
+        gone = {id(plugin) for plugin in old}
+        self.plugins = [p for p in self.plugins if id(p) not in gone] + new
+        self._registry = None
 
     def register_inline(self, obj: Any, name: str) -> LoadedPlugin | None:
         """Register a plugin object given in code (the SDK, tests)."""
@@ -249,8 +301,10 @@ class PluginManager:
                 f"({', '.join(offered)})"
             )
 
-    def _run_registration_hooks(self, obj: Any, registrations: PluginRegistrations) -> None:
-        for caller in self.pm.get_hookcallers(obj) or []:
+    def _run_registration_hooks(
+        self, obj: Any, registrations: PluginRegistrations, pm: pluggy.PluginManager | None = None
+    ) -> None:
+        for caller in (pm or self.pm).get_hookcallers(obj) or []:
             if caller.name not in hookspecs.REGISTRATION_HOOKS:
                 continue
             for impl in caller.get_hookimpls():
@@ -264,16 +318,7 @@ class PluginManager:
                     raise TypeError(f"{caller.name} must be a plain def, not async def")
 
     def _fail(self, source: PluginSource, error: BaseException) -> None:
-        self.errors.append(
-            PluginLoadError(
-                name=source.name,
-                source=source.describe(),
-                error=_describe_error(error),
-                traceback="".join(traceback.format_exception(error)),
-                kind="distribution" if source.kind == "distribution" else "file",
-                fix=how_to_skip(source),
-            )
-        )
+        self.errors.append(load_error(source, error))
 
     def _report_bus_error(self, channel: str, error: BaseException) -> None:
         self.dispatcher.publish_error("", "", f"events:{channel}", error)
@@ -312,6 +357,18 @@ def how_to_skip(source: PluginSource) -> str:
     if source.origin == "settings":
         return f'to start without it: take it out of "extensions" in settings.json, or {block}'
     return ""
+
+
+def load_error(source: PluginSource, error: BaseException) -> PluginLoadError:
+    """Describe a plugin that failed to import or register: its source, the error, the fix."""
+    return PluginLoadError(
+        name=source.name,
+        source=source.describe(),
+        error=_describe_error(error),
+        traceback="".join(traceback.format_exception(error)),
+        kind="distribution" if source.kind == "distribution" else "file",
+        fix=how_to_skip(source),
+    )
 
 
 def _describe_error(error: BaseException) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pi_core.abort import AbortSignal
@@ -10,6 +10,10 @@ from pi_core.abort import AbortSignal
 NotifyLevel = Literal["info", "warning", "error"]
 WidgetPlacement = Literal["aboveEditor", "belowEditor"]
 TerminalInputHandler = Callable[[str], dict[str, Any] | None]
+# `factory(tui, theme)` returns a component with `render(width) -> list[str]` (and `dispose()`)
+WidgetFactory = Callable[[Any, Any], Any]
+# `factory(current_completer)` returns the completer to use instead (it may delegate to current)
+AutocompleteProviderFactory = Callable[[Any], Any]
 
 
 class ExtensionUI:
@@ -71,10 +75,24 @@ class ExtensionUI:
     def set_working_message(self, message: str | None = None) -> None:
         """Set the message shown while the agent works (None restores the default)."""
 
-    def set_widget(
-        self, key: str, content: list[str] | None, placement: WidgetPlacement = "aboveEditor"
+    def set_working_visible(self, visible: bool) -> None:
+        """Show or hide the working row (spinner and message) while the agent works."""
+
+    def set_working_indicator(
+        self, frames: Sequence[str] | None = None, *, interval_ms: float | None = None
     ) -> None:
-        """Show lines above or below the editor (None removes the widget)."""
+        """Set the working row's animation frames (no argument: the default spinner)."""
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        """Set the line shown for hidden thinking blocks (None restores the default)."""
+
+    def set_widget(
+        self,
+        key: str,
+        content: list[str] | WidgetFactory | None,
+        placement: WidgetPlacement = "aboveEditor",
+    ) -> None:
+        """Show lines or a component above or below the editor (None removes the widget)."""
 
     def set_footer(self, factory: Callable[..., Any] | None) -> None:
         """Replace the footer (None restores the default)."""
@@ -95,8 +113,15 @@ class ExtensionUI:
         """Return the editor's text."""
         return ""
 
+    def add_autocomplete_provider(self, factory: AutocompleteProviderFactory) -> None:
+        """Stack a completer over the editor's current one."""
+
     def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
         """Replace the input editor (None restores the default)."""
+
+    def get_editor_component(self) -> Callable[..., Any] | None:
+        """Return the editor factory in use, or None for the default editor."""
+        return None
 
     def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
         """Watch raw terminal input; returns an unsubscribe function."""
@@ -117,7 +142,7 @@ class ExtensionUI:
 
     def set_theme(self, theme: Any) -> dict[str, Any]:
         """Switch theme; returns `{success, error}`."""
-        return {"success": False, "error": "No UI available"}
+        return {"success": False, "error": "UI not available"}
 
     def get_tools_expanded(self) -> bool:
         """Return whether tool output is expanded."""

@@ -58,6 +58,11 @@ class Screen:
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
         self.keys("Enter")
 
+    def record(self, path: Path) -> None:
+        """From now on, append everything the program writes to the pane, raw, to `path`."""
+        path.touch()
+        self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(path))}")
+
     def text(self) -> str:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
@@ -65,6 +70,10 @@ class Screen:
     def styled(self) -> str:
         """The visible pane with its colours and attributes (SGR escape sequences)."""
         return self._tmux("capture-pane", "-p", "-e")
+
+    def pipe_raw(self, path: Path) -> None:
+        """From now on, append the bytes the pane's program writes (escapes and all) to `path`."""
+        self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(path))}")
 
     def keys(self, *keys: str) -> None:
         """Send tmux key names (`Enter`, `Escape`, `C-c`, `M-Enter`)."""
@@ -147,6 +156,18 @@ def session_records(screen: Screen) -> list[dict[str, object]]:
     files = screen.sessions()
     assert len(files) == 1, files
     return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]
+
+
+def wait_for_bytes(path: Path, check: Callable[[bytes], bool]) -> bytes:
+    """Wait until the file a `pipe_raw` fills holds what `check` looks for; fail with its tail."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    data = b""
+    while time.monotonic() < deadline:
+        data = path.read_bytes() if path.exists() else b""
+        if check(data):
+            return data
+        time.sleep(0.05)
+    raise AssertionError(f"the pane's output never matched; it ends with {data[-400:]!r}")
 
 
 def stripped_lines(text: str) -> list[str]:

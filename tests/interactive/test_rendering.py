@@ -77,7 +77,8 @@ def test_a_huge_code_block_is_cut_and_its_fence_reopened() -> None:
     committed, _ = stream_in_pieces(text, 1_000, width=80)
     code_lines = [line for line in committed if line.strip() == "x = 1"]
     assert len(code_lines) == 3_000
-    assert "```" not in "\n".join(committed)
+    fences = [line.strip() for line in committed if line.strip().startswith("```")]
+    assert fences == ["```python", "```"]  # shown once, not at each cut
     assert committed[-1].strip() == "after"
 
 
@@ -182,3 +183,16 @@ def test_fuzzy_search_prefers_exact_then_prefix_then_substring() -> None:
     assert search(files, "widget") == ["a/widget.py", "b/widget_factory.py", "c/my_widget.py"]
     assert fuzzy_score("wid", "d/w_i_d.py") is not None
     assert fuzzy_score("zzz", "a/widget.py") is None
+
+
+def test_streaming_in_any_pieces_gives_the_rows_of_the_whole_blank_rows_included() -> None:
+    text = ("Intro line\nsecond line\n\n## Heading\nBody under it.\n\n- a\n\n- b\n  more b\n\n"
+            "1. one\n2. two\n\n```python\nx = 1\n\ny = 2\n```\nAfter the fence.\n\n"
+            "| k | v |\n|---|---|\n| 1 | 2 |\n\n> quoted\n\nThe end.")  # fmt: skip
+    whole = MarkdownStream()
+    whole.feed(text)
+    expected = [line.rstrip() for line in strip_ansi(whole.finish(60) or "").split("\n")]
+    assert "" in expected
+    for piece in (1, 2, 3, 5, 8, 13, 40):
+        committed, _ = stream_in_pieces(text, piece)
+        assert [line.rstrip() for line in committed] == expected, piece

@@ -86,7 +86,7 @@ def test_reload_reports_what_it_reloaded(screen: Screen) -> None:
     screen.ready()
     screen.type("/reload")
     screen.keys("Enter")
-    screen.wait_for("Reloaded skills, prompt templates, context files and keybindings")
+    screen.wait_for("Reloaded plugins, skills, prompt templates, context files and keybindings")
 
 
 def test_compact_with_nothing_to_compact_says_so(screen: Screen) -> None:

@@ -57,11 +57,11 @@ def test_settings_choice_list_saves_the_choice_and_escape_goes_back(screen: Scre
     command(screen, "/settings")
     screen.wait_for("Settings")
     screen.type("double")
-    screen.wait_for("→ Double Esc")
+    screen.wait_for("→ Double-escape action")
     screen.keys("Enter")
     screen.wait_for("→ tree")
     screen.keys("Down", "Enter")
-    screen.wait_for(lambda s: "→ Double Esc" in s and "fork" in s)
+    screen.wait_for(lambda s: "→ Double-escape action" in s and "fork" in s)
     assert settings(screen)["doubleEscapeAction"] == "fork"
     screen.keys("Escape")
     screen.wait_for(lambda s: "type to search" not in s)
@@ -107,6 +107,7 @@ def test_custom_theme_is_offered_and_used(screen: Screen) -> None:
     shown = screen.ready()
     assert "Warning" not in shown
     command(screen, "/settings")
+    screen.wait_for("type to search")
     screen.type("theme")
     screen.wait_for(lambda s: "→ Theme" in s and "ocean" in s)
 
@@ -187,5 +188,6 @@ def test_a_plugin_contributes_a_theme_through_resources_discover(screen: Screen)
     shown = screen.ready()
     assert "Warning" not in shown
     command(screen, "/settings")
+    screen.wait_for("type to search")
     screen.type("theme")
     screen.wait_for(lambda s: "→ Theme" in s and "plugged" in s)

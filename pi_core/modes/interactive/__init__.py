@@ -52,6 +52,7 @@ async def run_app(
     """Print the header and the loaded session, then run the REPL on `session` (its editor
     holding `draft`, a prompt_toolkit Document, if given) until the user leaves."""
     from pi_core.modes.interactive.app import InteractiveApp, print_block
+    from pi_core.modes.interactive.changelog_view import startup_changelog, whats_new_block
     from pi_core.modes.interactive.header import header
     from pi_core.modes.interactive.themes.active import start_theme_watch, startup_theme
 
@@ -65,6 +66,10 @@ async def run_app(
         app.transcript.status(f"Warning: {warning}", "yellow")
     for message in session.messages:
         app.transcript.message(message, width)
+    news = startup_changelog(session)
+    if news:
+        collapsed = bool(session.settings.get_collapse_changelog())
+        app.transcript.emit(whats_new_block(news, theme, width, collapsed=collapsed))
     app.flush_before_start()
     if draft is not None:
         app.buffer.document = draft

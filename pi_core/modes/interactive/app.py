@@ -36,7 +36,6 @@ from prompt_toolkit.layout import (
     Window,
 )
 from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
@@ -50,11 +49,18 @@ from pi_core.modes.interactive.completion_pick import highlighter
 from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
+from pi_core.modes.interactive.editor_look import (
+    CompletionMenu,
+    PaddingMargin,
+    menu_rows,
+    padding_columns,
+)
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
@@ -62,15 +68,17 @@ from pi_core.modes.interactive.session_events import (
     handle_event,
     run_user_bash,
 )
+from pi_core.modes.interactive.terminal_input import install as install_input_listeners
 from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
+from pi_core.modes.interactive.working import WorkingIndicator
 
 FRAME_SECONDS = 1 / 30
 RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
 MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
-SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+DEFAULT_INDICATOR = WorkingIndicator()  # compaction, bash and retries: plugins do not restyle it
 
 
 class InteractiveApp:
@@ -82,8 +90,13 @@ class InteractiveApp:
         self.theme = theme
         ui.app = self
         self.pastes = PasteStore()
-        self.transcript = Transcript(theme, self._tool, self._renderer, self.report_render_error)
+        markdown = chat_options(str(session.settings.get_code_block_indent()), theme)
+        self.transcript = Transcript(
+            theme, self._tool, self._renderer, self.report_render_error, markdown
+        )
         self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
+        self.transcript.show_images = session.settings.get_show_images()
+        self.transcript.image_width_cells = session.settings.get_image_width_cells()
         self.working: str | None = None
         self.status_line: str | None = None
         self.queue: QueueUpdateEvent = QueueUpdateEvent()
@@ -108,8 +121,8 @@ class InteractiveApp:
         self.buffer = Buffer(
             multiline=True,
             history=FileHistory(str(history)),
-            completer=EditorCompleter(
-                lambda: slash_entries(self), session.cwd, self._mention_sources
+            completer=ui.autocomplete.over(
+                EditorCompleter(lambda: slash_entries(self), session.cwd, self._mention_sources)
             ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
@@ -148,6 +161,8 @@ class InteractiveApp:
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
+        install_input_listeners(self.app.key_processor, ui.input_listeners)
+        ui.app_ready()
         session.subscribe(self.on_event)
         session.dispatcher.on_error(self._on_plugin_error)
 
@@ -164,6 +179,8 @@ class InteractiveApp:
             height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
             wrap_lines=True,
             dont_extend_height=True,
+            left_margins=[PaddingMargin(self._editor_padding)],
+            right_margins=[PaddingMargin(self._editor_padding)],
         )
         dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
         dialog_input = Window(
@@ -190,7 +207,10 @@ class InteractiveApp:
                     filter=Condition(self._has_live_content),
                 ),
                 Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(editor, filter=~dialog_open & ~custom_open),
+                ConditionalContainer(
+                    DynamicContainer(lambda: self.ui.editor_component or editor),
+                    filter=~dialog_open & ~custom_open,
+                ),
                 ConditionalContainer(
                     DynamicContainer(lambda: self.custom_component or no_component),
                     filter=custom_open,
@@ -198,15 +218,21 @@ class InteractiveApp:
                 ConditionalContainer(dialog_text, filter=dialog_open),
                 ConditionalContainer(dialog_input, filter=dialog_has_buffer),
                 Window(height=1, char="─", style=self._border_style),
-                CompletionsMenu(max_height=8, scroll_offset=1),
+                CompletionMenu(
+                    lambda: menu_rows(self.session.settings.get_autocomplete_max_visible())
+                ),
                 self.search,
                 ConditionalContainer(
                     Window(FormattedTextControl(self._below_view), dont_extend_height=True),
-                    filter=Condition(lambda: bool(self.ui.widget_lines("belowEditor"))),
+                    filter=Condition(lambda: self.ui.widgets.has("belowEditor")),
                 ),
                 Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
             ]
         )
+
+    def _editor_padding(self) -> int:
+        setting = self.session.settings.get_editor_padding_x()
+        return padding_columns(setting, self._columns())
 
     def _rows(self) -> int:
         try:
@@ -260,20 +286,22 @@ class InteractiveApp:
         busy = self.working or (
             self.ui.working_message or "Working..." if self.session.is_streaming else None
         )
+        indicator = self.ui.indicator if busy and not self.working else DEFAULT_INDICATOR
         if self._retry_until is not None:
             left = max(0, self._retry_until - time.monotonic())
             busy = f"Retrying in {left:.0f}s... (escape to cancel)"
-        if busy:
-            frame = SPINNER[int((time.monotonic() - self._spinner_start) / 0.08) % len(SPINNER)]
-            parts.append(f"\x1b[36m{frame}\x1b[0m {dim}{busy}{reset}")
+            indicator = DEFAULT_INDICATOR
+        row = indicator.row(busy, time.monotonic() - self._spinner_start) if busy else None
+        if row:
+            parts.append(row)
         if self.status_line:
             parts.append(dim + self.status_line + reset)
-        for line in self.ui.widget_lines("aboveEditor"):
+        for line in self.ui.widget_lines("aboveEditor", width):
             parts.append(line)
         return ansi_fragments("\n".join(parts))
 
     def _below_view(self) -> Any:
-        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor")))
+        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self._columns())))
 
     def _footer_view(self) -> StyleAndTextTuples:
         # the footer reads the git branch and sums the session's usage: computed again only
@@ -485,9 +513,11 @@ class InteractiveApp:
         from pi_core.modes.interactive.header import header
 
         width = self._columns()
-        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error)
+        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error,
+                            self.transcript.markdown_options)  # fmt: skip
         replay.expanded = self.transcript.expanded
         replay.hide_thinking = self.transcript.hide_thinking
+        replay.hidden_thinking_label = self.transcript.hidden_thinking_label
         quiet = bool(self.session.settings.get_quiet_startup())
         block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
         if block is not None:
@@ -761,7 +791,7 @@ class InteractiveApp:
             loop.add_signal_handler(signal.SIGHUP, self.exit)
         frames = asyncio.ensure_future(self._frames())
         undo_keyboard_first = self._keyboard_first(loop)
-        # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
+        # markdown-it, rich.syntax and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
         local = None
@@ -810,7 +840,7 @@ class InteractiveApp:
         if before.startswith("/") and "\n" not in before:
             return True
         word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-        return word.startswith("@")
+        return word.startswith(("@", "#"))  # `#`: plugins' completers (issues, say), as in pi
 
 
 class _Application(Application[int]):

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pi_core.modes.interactive.completion import SlashEntry
 from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
+from pi_core.modes.interactive.reload_command import reload_command
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
@@ -152,14 +153,10 @@ async def _hotkeys(app: InteractiveApp, args: str) -> None:
     app.transcript.status("Keyboard shortcuts\n" + text, "")
 
 
-async def _reload(app: InteractiveApp, args: str) -> None:
-    if app.session.is_streaming:
-        app.transcript.status("Wait until the agent is idle to /reload", "yellow")
-        return
-    app.session.resources.reload()
-    app.session.rebuild_system_prompt()
-    app.rebuild_keys()
-    app.transcript.status("Reloaded skills, prompt templates, context files and keybindings")
+async def _changelog(app: InteractiveApp, args: str) -> None:
+    from pi_core.modes.interactive.changelog_view import changelog_command
+
+    await changelog_command(app, args)
 
 
 async def _quit(app: InteractiveApp, args: str) -> None:
@@ -233,7 +230,10 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("compact", "Compact the context (optional focus)", _compact),
         Builtin("copy", "Copy the last agent message to the clipboard", _copy),
         Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
-        Builtin("reload", "Reload skills, prompts, context files and keys", _reload),
+        Builtin("changelog", "Show changelog entries", _changelog),
+        Builtin(
+            "reload", "Reload plugins, skills, prompts, context files and keys", reload_command
+        ),
         Builtin("fork", "Fork a new session from an earlier message", _fork),
         Builtin("clone", "Duplicate the current session", _clone),
         Builtin("model", "Switch model: /model provider/id", _model),
@@ -270,8 +270,10 @@ def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
         entries.append(SlashEntry(command.name, command.description or "", source, completer))
     for template in session.resources.prompts:
         entries.append(SlashEntry(template.name, template.description or "", "prompt"))
-    for skill in session.resources.skills:
-        entries.append(SlashEntry(f"skill:{skill.name}", skill.description or "", "skill"))
+    # off: typed, `/skill:x` still expands (as in pi); it is only not offered
+    if session.settings.get_enable_skill_commands():
+        for skill in session.resources.skills:
+            entries.append(SlashEntry(f"skill:{skill.name}", skill.description or "", "skill"))
     return entries
 
 

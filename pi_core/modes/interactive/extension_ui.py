@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pi_core.abort import AbortSignal
+from pi_core.modes.interactive.autocomplete import StackedCompleter
 from pi_core.modes.interactive.dialogs import Dialog
-from pi_core.plugins.ui import ExtensionUI, NotifyLevel, WidgetPlacement
+from pi_core.modes.interactive.terminal_input import InputListeners
+from pi_core.modes.interactive.widgets import RenderHost, Widgets
+from pi_core.modes.interactive.working import WorkingIndicator
+from pi_core.plugins.ui import (
+    AutocompleteProviderFactory,
+    ExtensionUI,
+    NotifyLevel,
+    TerminalInputHandler,
+    WidgetFactory,
+    WidgetPlacement,
+)
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
 
-WIDGET_LINES = 10
+DEFAULT_HIDDEN_THINKING_LABEL = "Thinking..."
 
 
 class InteractiveUI(ExtensionUI):
@@ -25,11 +37,46 @@ class InteractiveUI(ExtensionUI):
     def __init__(self) -> None:
         self.app: InteractiveApp | None = None
         self.statuses: dict[str, str] = {}
-        self.widgets: dict[str, tuple[list[str], WidgetPlacement]] = {}
+        self.widgets = Widgets(RenderHost(self._invalidate), lambda: self.theme, self._failed)
         self.working_message: str | None = None
+        self.indicator = WorkingIndicator()
+        self.hidden_thinking_label = DEFAULT_HIDDEN_THINKING_LABEL
+        self.input_listeners = InputListeners(lambda error: self._failed("input listener", error))
+        self.autocomplete = StackedCompleter(lambda error: self._failed("completer", error))
+        self.editor_factory: Callable[..., Any] | None = None
+        self.editor_component: Any = None
         self.title: str | None = None
         self.header_factory: Callable[..., Any] | None = None
         self.footer_factory: Callable[..., Any] | None = None
+
+    def app_ready(self) -> None:
+        """The REPL exists now: apply what plugins set while the session was starting."""
+        app = self._require()
+        app.transcript.hidden_thinking_label = self.hidden_thinking_label
+        if self.editor_factory is not None:
+            self.set_editor_component(self.editor_factory)
+
+    def clear_plugin_state(self) -> None:
+        """Take away everything plugins set: statuses, widgets, header, footer, working row,
+        thinking label, input listeners, completers and editor component (for `/reload`)."""
+        self.statuses.clear()
+        self.widgets.clear()
+        self.header_factory = None
+        self.footer_factory = None
+        self.working_message = None
+        self.indicator = WorkingIndicator()
+        self.input_listeners.clear()
+        self.autocomplete.clear()
+        self.set_hidden_thinking_label(None)
+        self.set_editor_component(None)
+
+    def _failed(self, what: str, error: BaseException) -> None:
+        if self.app is not None:
+            self.app.transcript.status(
+                f"Warning: plugin {what} failed ({type(error).__name__}: {error}); removed",
+                "yellow",
+            )
+            self.app.invalidate()
 
     def _require(self) -> InteractiveApp:
         if self.app is None:
@@ -164,27 +211,88 @@ class InteractiveUI(ExtensionUI):
         self.working_message = message
         self._invalidate()
 
-    def set_widget(
-        self, key: str, content: list[str] | None, placement: WidgetPlacement = "aboveEditor"
-    ) -> None:
-        """Lines above or below the editor (at most 10)."""
-        if content is None:
-            self.widgets.pop(key, None)
-        else:
-            lines = [str(line) for line in content]
-            if len(lines) > WIDGET_LINES:
-                lines = [*lines[:WIDGET_LINES], "... (widget truncated)"]
-            self.widgets[key] = (lines, placement)
+    def set_working_visible(self, visible: bool) -> None:
+        """Show or hide the spinner row while the agent works."""
+        self.indicator.visible = bool(visible)
         self._invalidate()
 
-    def widget_lines(self, placement: WidgetPlacement) -> list[str]:
+    def set_working_indicator(
+        self, frames: Sequence[str] | None = None, *, interval_ms: float | None = None
+    ) -> None:
+        """The spinner's frames, drawn as given (`[]`: none; no argument: the default)."""
+        self.indicator.configure(frames, interval_ms)
+        self._invalidate()
+
+    def set_hidden_thinking_label(self, label: str | None = None) -> None:
+        """The line shown in place of a hidden thinking block (None: `Thinking...`)."""
+        self.hidden_thinking_label = label or DEFAULT_HIDDEN_THINKING_LABEL
+        if self.app is not None:
+            self.app.transcript.hidden_thinking_label = self.hidden_thinking_label
+        self._invalidate()
+
+    def set_widget(
+        self,
+        key: str,
+        content: list[str] | WidgetFactory | None,
+        placement: WidgetPlacement = "aboveEditor",
+    ) -> None:
+        """Lines (at most 10) or a component, above or below the editor.
+
+        A factory is called as `factory(tui, theme)` and returns a component whose
+        `render(width)` gives its lines at each frame (`tui.request_render()` asks for one);
+        its `dispose()`, if any, runs when the widget is replaced or removed.
+        """
+        try:
+            self.widgets.set(key, content, placement)
+        except Exception as error:
+            self._failed(f"widget {key}", error)
+        self._invalidate()
+
+    def widget_lines(self, placement: WidgetPlacement, width: int = 80) -> list[str]:
         """Every widget's lines for one placement, in key order."""
-        return [
-            line
-            for key in sorted(self.widgets)
-            for line in self.widgets[key][0]
-            if self.widgets[key][1] == placement
-        ]
+        return self.widgets.lines(placement, width)
+
+    def on_terminal_input(self, handler: TerminalInputHandler) -> Callable[[], None]:
+        """See each key's raw text before the editor; return `{"consume": True}` to drop it
+        or `{"data": text}` to pass other text on. Returns the function that stops it."""
+        return self.input_listeners.add(handler)
+
+    def add_autocomplete_provider(self, factory: AutocompleteProviderFactory) -> None:
+        """`factory(current)` returns a prompt_toolkit Completer used in place of `current`."""
+        self.autocomplete.add(factory)
+        self._invalidate()
+
+    def set_editor_component(self, factory: Callable[..., Any] | None) -> None:
+        """Draw `factory(buffer, theme)`'s container in place of the editor (None: the default).
+
+        The container usually shows the editor's own `buffer` in a `BufferControl` with its
+        own key bindings; keys it does not bind keep their REPL meaning (Enter sends).
+        """
+        self.editor_factory = factory
+        app = self.app
+        if app is None:
+            return
+        component = None
+        if factory is not None:
+            try:
+                component = factory(app.buffer, app.theme)
+            except Exception as error:
+                self.editor_factory = None
+                self._failed("editor component", error)
+        self.editor_component = component
+        if app.dialog is None and app.custom_component is None:
+            layout = app.app.layout
+            try:
+                layout.focus(app.buffer)
+            except ValueError:
+                if component is not None:
+                    with contextlib.suppress(ValueError):
+                        layout.focus(component)
+        app.invalidate()
+
+    def get_editor_component(self) -> Callable[..., Any] | None:
+        """The editor factory in use (None: the default editor)."""
+        return self.editor_factory
 
     def set_title(self, title: str) -> None:
         """The terminal window's title."""
@@ -222,6 +330,51 @@ class InteractiveUI(ExtensionUI):
     def theme(self) -> Any:
         """The REPL's theme (`theme.style(key)` gives a rich style)."""
         return self.app.theme if self.app is not None else None
+
+    def get_all_themes(self) -> list[dict[str, str | None]]:
+        """Every theme by name, with its file (None for the built-in ones), sorted."""
+        from pi_core.modes.interactive.themes.active import available_themes
+
+        if self.app is None:
+            return []
+        found = available_themes(self.app.session)
+        return [{"name": name, "path": found[name].path} for name in sorted(found)]
+
+    def get_theme(self, name: str) -> Any:
+        """The named theme, loaded without switching to it (None if unknown or broken)."""
+        from pi_core.modes.interactive.themes.active import available_themes, load_theme
+
+        app = self.app
+        if app is None or name not in available_themes(app.session):
+            return None
+        theme, warnings = load_theme(app.session, name, app.theme.color)
+        return None if warnings else theme
+
+    def set_theme(self, theme: Any) -> dict[str, Any]:
+        """Switch to a theme (a name, saved in the settings, or a theme from `get_theme`)."""
+        from pi_core.modes.interactive.theme import Theme
+        from pi_core.modes.interactive.themes.active import (
+            apply_theme,
+            available_themes,
+            load_theme,
+        )
+
+        app = self.app
+        if app is None:
+            return {"success": False, "error": "The REPL has not started yet"}
+        if isinstance(theme, Theme):
+            apply_theme(app, theme)
+            return {"success": True}
+        name = str(theme)
+        if name not in available_themes(app.session):
+            return {"success": False, "error": f"Theme not found: {name}"}
+        loaded, warnings = load_theme(app.session, name, app.theme.color)
+        if warnings:
+            return {"success": False, "error": "; ".join(warnings)}
+        apply_theme(app, loaded)
+        if app.session.settings.get_theme() != name:
+            app.session.settings.set_theme(name)
+        return {"success": True}
 
     def _invalidate(self) -> None:
         if self.app is not None:

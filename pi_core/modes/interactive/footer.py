@@ -66,7 +66,7 @@ def footer_data(session: Any, statuses: dict[str, str], width: int) -> dict[str,
 
 def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAndTextTuples:
     """Build the footer as prompt_toolkit formatted text (two or three lines)."""
-    from pi_core.agent_session.stats import session_stats
+    from pi_core.agent_session.stats import all_branches_usage, context_usage
 
     place = home_relative(str(session.cwd))
     branch = git_branch(str(session.cwd))
@@ -74,15 +74,14 @@ def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAnd
         place += f" ({branch})"
     if session.session_name:
         place += f" • {session.session_name}"
-    stats = session_stats(session)
-    tokens = stats["tokens"]
+    tokens, cost = all_branches_usage(session.session_manager)
     left: list[tuple[str, str]] = []
     for label, key in (("↑", "input"), ("↓", "output"), ("R", "cacheRead"), ("W", "cacheWrite")):
         if tokens[key]:
             left.append(("class:footer", f"{label}{format_tokens(tokens[key])} "))
-    if stats["cost"]:
-        left.append(("class:footer", f"${stats['cost']:.3f} "))
-    usage = stats["contextUsage"]
+    if cost:
+        left.append(("class:footer", f"${cost:.3f} "))
+    usage = context_usage(session)
     if usage:
         window = format_tokens(int(usage["contextWindow"]))
         percent = usage.get("percent")

@@ -83,21 +83,26 @@ def inline_protocol(env: Mapping[str, str] | None = None) -> str | None:
     return None
 
 
-def inline_image(data: str, mime_type: str, protocol: str | None) -> str | None:
-    """The escape codes that draw the image (None when this terminal or format cannot)."""
+def inline_image(
+    data: str, mime_type: str, protocol: str | None, width: int = IMAGE_WIDTH_CELLS
+) -> str | None:
+    """The escape codes that draw the image `width` cells wide (None when this terminal or
+    format cannot)."""
     if protocol == "iterm":
-        return f"\x1b]1337;File=inline=1;width={IMAGE_WIDTH_CELLS};preserveAspectRatio=1:{data}\x07"
+        return f"\x1b]1337;File=inline=1;width={width};preserveAspectRatio=1:{data}\x07"
     if protocol == "kitty" and mime_type == "image/png":  # kitty decodes PNG itself
         chunks = [data[i : i + _KITTY_CHUNK] for i in range(0, len(data), _KITTY_CHUNK)] or [""]
         out = []
         for index, chunk in enumerate(chunks):
             more = 1 if index < len(chunks) - 1 else 0
-            control = f"a=T,f=100,c={IMAGE_WIDTH_CELLS},m={more}" if index == 0 else f"m={more}"
+            control = f"a=T,f=100,c={width},m={more}" if index == 0 else f"m={more}"
             out.append(f"\x1b_G{control};{chunk}\x1b\\")
         return "".join(out)
     return None
 
 
-def image_lines(data: str, mime_type: str, protocol: str | None) -> str:
+def image_lines(
+    data: str, mime_type: str, protocol: str | None, width: int = IMAGE_WIDTH_CELLS
+) -> str:
     """What the transcript prints for one image: the picture, or its placeholder line."""
-    return inline_image(data, mime_type, protocol) or placeholder(mime_type, data)
+    return inline_image(data, mime_type, protocol, width) or placeholder(mime_type, data)

@@ -3,20 +3,23 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import io
 import re
 import time
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console
 from rich.text import Text
 
-if TYPE_CHECKING:
-    from rich.markdown import Markdown
+from pi_core.modes.interactive.markdown_view import MarkdownOptions, MarkdownView
 
 MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+_MAY_CONTINUE = frozenset(" \t-*+0123456789")
+_CONTINUES = re.compile(r"^(\s|[-*+]\s|\d{1,9}[.)]\s)")  # a list item or its continuation
+_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
 
@@ -53,6 +56,9 @@ def ansi_fragments(text: str) -> list[tuple[str, str]]:
     """
     from prompt_toolkit.formatted_text import ANSI, to_formatted_text
 
+    # prompt_toolkit's parser knows only CSI: an OSC (a link) would show as text, so it is
+    # passed through as a zero-width escape instead
+    text = _OSC.sub(lambda match: "\x01" + match.group(0) + "\x02", text)
     runs: list[tuple[str, str]] = []
     style = ""
     chars: list[str] = []
@@ -67,34 +73,12 @@ def ansi_fragments(text: str) -> list[tuple[str, str]]:
     return runs
 
 
-@functools.cache
-def _markdown_class() -> type[Markdown]:
-    """rich's Markdown with headings flush left (built on first use: rich.markdown is slow to
-    import, and the editor is usable before the first answer needs it)."""
-    from rich.markdown import Heading, Markdown
-
-    class LeftHeading(Heading):
-        """Headings of every level flush left, bold and coloured (rich centres a boxed h1)."""
-
-        def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-            """The heading's text in the heading colour."""
-            text = self.text.copy()
-            text.justify = "left"
-            text.stylize("bold #f0c674")
-            yield text
-
-    class LeftMarkdown(Markdown):
-        elements: ClassVar[dict[str, type[Any]]] = {
-            **Markdown.elements,
-            "heading_open": LeftHeading,
-        }
-
-    return LeftMarkdown
-
-
-def markdown(text: str, *, style: str = "") -> Markdown:
-    """The markdown renderable used for messages (code blocks highlighted with monokai)."""
-    return _markdown_class()(text, code_theme="monokai", style=style or "none")
+def markdown(text: str, *, style: str = "", options: MarkdownOptions | None = None) -> MarkdownView:
+    """The markdown renderable used for messages, laid out as pi does (see markdown_view)."""
+    chosen = options or MarkdownOptions()
+    if style:
+        chosen = dataclasses.replace(chosen, style=style)
+    return MarkdownView(text, chosen)
 
 
 def warm_up() -> None:
@@ -105,22 +89,31 @@ def warm_up() -> None:
 
 
 def stable_split(source: str) -> int:
-    """Return the offset up to which markdown `source` is complete: the last blank line
-    outside a code fence, so rendering the prefix alone gives the same lines as in the whole."""
+    """Return the offset up to which markdown `source` is complete, so rendering the prefix alone
+    gives the same lines as in the whole: after a closing code fence, or at a blank line outside
+    a fence once the next line has come and does not continue a list (a marker or an indent)."""
     in_fence = False
     offset = 0
     boundary = 0
+    candidate = 0  # the end of the last blank line, until the next line shows what follows
     for line in source.splitlines(keepends=True):
-        offset += len(line)
         if not line.endswith("\n"):
+            # an unfinished line decides once its first character cannot start a list item
+            if candidate and not in_fence and line[0] not in _MAY_CONTINUE:
+                boundary = candidate
             break
+        if candidate and line.strip():
+            if not in_fence and not _CONTINUES.match(line):
+                boundary = candidate
+            candidate = 0
+        offset += len(line)
         if _FENCE.match(line):
             in_fence = not in_fence
-            if not in_fence:
+            if not in_fence and not line[0].isspace():
                 boundary = offset
             continue
         if not in_fence and not line.strip():
-            boundary = offset
+            candidate = offset
     return boundary
 
 
@@ -128,22 +121,32 @@ class MarkdownStream:
     """Streams one markdown text: finished lines are handed out once, the tail stays live.
 
     The source is split at block boundaries (a blank line outside a code fence): a finished
-    block is rendered once and committed, so the cost of a frame does not grow with the answer.
+    block is rendered once and committed, so the cost of a frame does not grow with the answer;
+    the blank row between two blocks is handed out with the first row of the second, so the
+    scrollback shows the same rows as the text rendered whole (Ctrl+O's redraw).
     Inside a long unfinished block, all but the last `live_lines` rendered lines are committed
     too (aider's mdstream pattern), and skipped when that block is finally rendered whole. A
     block longer than `MAX_LIVE_SOURCE` is cut at a line or word break (a code fence is closed
     and reopened), so even a 1 MB paragraph streams in bounded time per frame.
     """
 
-    def __init__(self, style: str = "", indent: int = 1, live_lines: int = 6) -> None:
+    def __init__(
+        self,
+        style: str = "",
+        indent: int = 1,
+        live_lines: int = 6,
+        options: MarkdownOptions | None = None,
+    ) -> None:
         self.source = ""
+        self.options = options or MarkdownOptions()
+        self.gap = False  # a blank row is owed before the next block's first row
         self.committed = 0
         self.carry = ""  # a code fence opened before `committed`, reopened for the rest
         self.lines_out = 0  # lines of the unfinished block already handed out
         self.style = style
         self.indent = indent
         self.live_lines = live_lines
-        self._cache: tuple[str, int, str] = ("", 0, "")
+        self._cache: tuple[str, int, str, bool] = ("", 0, "", False)
         self._last_tail = ""
         self.behind = False  # the last take_stable stopped at its deadline with work left
 
@@ -180,13 +183,32 @@ class MarkdownStream:
             lines = self._render(rest, width).split("\n")
             ready = len(lines) - self.live_lines
             if ready > self.lines_out:
-                out += lines[self.lines_out : ready]
+                self._hand_out(lines[self.lines_out : ready], out)
                 self.lines_out = ready
         return "\n".join(out) if out else None
 
-    def _commit(self, chunk: str, consumed: int, carry: str, width: int, out: list[str]) -> None:
+    def _hand_out(self, lines: list[str], out: list[str]) -> None:
+        if lines and self.lines_out == 0 and self.gap:
+            out.append("")
+            self.gap = False
+        out += lines
+
+    def _commit(
+        self,
+        chunk: str,
+        consumed: int,
+        carry: str,
+        width: int,
+        out: list[str],
+        *,
+        forced: bool = False,
+    ) -> None:
         if chunk.strip():
-            out += self._render(chunk, width).split("\n")[self.lines_out :]
+            rows = self._render(chunk, width).split("\n")
+            if forced and carry:
+                rows = rows[:-1]  # the fence closed only for this cut is not shown
+            self._hand_out(rows[self.lines_out :], out)
+            self.gap = not forced
         self.committed += consumed
         self.carry = carry
         self.lines_out = 0
@@ -201,7 +223,8 @@ class MarkdownStream:
         cut += 1
         fence = _open_fence(window[:cut])
         chunk = window[:cut] + ("\n" + fence[:3] + "\n" if fence else "")
-        self._commit(chunk, cut - len(self.carry), fence + "\n" if fence else "", width, out)
+        carry = fence + "\n" if fence else ""
+        self._commit(chunk, cut - len(self.carry), carry, width, out, forced=True)
 
     def tail(self, width: int) -> str:
         """Return the ANSI of the live tail (the lines not handed out yet).
@@ -214,7 +237,9 @@ class MarkdownStream:
             return ""
         if len(rest) > MAX_LIVE_SOURCE:
             return self._last_tail
-        self._last_tail = "\n".join(self._render(rest, width).split("\n")[self.lines_out :])
+        lines = self._render(rest, width).split("\n")[self.lines_out :]
+        owed = [""] if self.gap and self.lines_out == 0 else []
+        self._last_tail = "\n".join(owed + lines)
         return self._last_tail
 
     def finish(self, width: int) -> str | None:
@@ -226,17 +251,23 @@ class MarkdownStream:
         self.committed = len(self.source)
         self.carry = ""
         if rest.strip():
-            out += self._render(rest, width).split("\n")[skip:]
+            self.lines_out = skip
+            self._hand_out(self._render(rest, width).split("\n")[skip:], out)
+            self.lines_out = 0
         return "\n".join(out) if out else None
 
     def _render(self, chunk: str, width: int) -> str:
         from rich.padding import Padding
 
-        if self._cache[0] == chunk and self._cache[1] == width:
+        reopened = bool(self.carry) and chunk.startswith(self.carry)
+        if self._cache[0] == chunk and self._cache[1] == width and self._cache[3] == reopened:
             return self._cache[2]
-        body = Padding(markdown(chunk.strip("\n"), style=self.style), (0, 0, 0, self.indent))
-        rendered = render_ansi(body, width)
-        self._cache = (chunk, width, rendered)
+        text = markdown(chunk.strip("\n"), style=self.style, options=self.options)
+        body = Padding(text, (0, 0, 0, self.indent))
+        rendered = render_ansi(body, width - self.indent)  # pi pads both sides
+        if reopened:  # the fence reopened after a cut was shown before it
+            rendered = rendered.split("\n", 1)[1] if "\n" in rendered else ""
+        self._cache = (chunk, width, rendered, reopened)
         return rendered
 
 

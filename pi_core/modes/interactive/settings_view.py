@@ -24,6 +24,8 @@ class SettingSpec:
     choices: tuple[str, ...] | Callable[[InteractiveApp], tuple[str, ...]]
     default: Any
     help: str
+    number: bool = False  # written as an integer
+    offered: Callable[[InteractiveApp], bool] | None = None  # None: always listed
 
 
 def _themes(app: InteractiveApp) -> tuple[str, ...]:
@@ -33,40 +35,66 @@ def _themes(app: InteractiveApp) -> tuple[str, ...]:
 
 
 def _levels(app: InteractiveApp) -> tuple[str, ...]:
-    from pi_core.thinking import THINKING_LEVELS
-
-    return tuple(THINKING_LEVELS)
+    return tuple(app.session.available_thinking_levels())
 
 
+def _draws_images(app: InteractiveApp) -> bool:
+    return app.transcript.image_protocol is not None
+
+
+THINKING = "defaultThinkingLevel"
+
+# pi's /settings rows in pi's order (the image rows only where the terminal draws images),
+# then two of ours; docs/repl.md says which of pi's rows are left out and why
 SETTINGS: tuple[SettingSpec, ...] = (
-    SettingSpec("theme", "Theme", _themes, "dark", "colours of the REPL (previewed live)"),
-    SettingSpec("hideThinkingBlock", "Hide thinking", BOOLEAN, False, "Ctrl+T toggles it too"),
-    SettingSpec("defaultThinkingLevel", "Default thinking level", _levels, "medium",
-                "for new sessions"),
     SettingSpec("compaction.enabled", "Auto-compact", BOOLEAN, True,
                 "compact when the context fills up"),
-    SettingSpec("retry.enabled", "Retry on errors", BOOLEAN, True,
-                "retry overloaded / rate-limited requests"),
+    SettingSpec("terminal.showImages", "Show images", BOOLEAN, True,
+                "draw images in the terminal", offered=_draws_images),
+    SettingSpec("terminal.imageWidthCells", "Image width", ("60", "80", "120"), 60,
+                "width of inline images, in terminal cells", number=True, offered=_draws_images),
+    SettingSpec("enableSkillCommands", "Skill commands", BOOLEAN, True,
+                "offer /skill:name commands"),
+    SettingSpec("editorPaddingX", "Editor padding", ("0", "1", "2", "3"), 0,
+                "blank columns left and right of the editor's text", number=True),
+    SettingSpec("autocompleteMaxVisible", "Autocomplete max items",
+                ("3", "5", "7", "10", "15", "20"), 5, "rows of the completion menu", number=True),
+    SettingSpec("terminal.clearOnShrink", "Clear on shrink", BOOLEAN, False,
+                "clear the rows left empty when the live area shrinks"),
+    SettingSpec("terminal.showTerminalProgress", "Terminal progress", BOOLEAN, False,
+                "show progress in the terminal's tab (OSC 9;4)"),
     SettingSpec("steeringMode", "Steering mode", QUEUE_MODES, "one-at-a-time",
                 "how queued steering messages are delivered"),
     SettingSpec("followUpMode", "Follow-up mode", QUEUE_MODES, "one-at-a-time",
                 "how queued follow-ups are delivered"),
-    SettingSpec("doubleEscapeAction", "Double Esc", ("tree", "fork", "none"), "tree",
+    SettingSpec("hideThinkingBlock", "Hide thinking", BOOLEAN, False, "Ctrl+T toggles it too"),
+    SettingSpec("collapseChangelog", "Collapse changelog", BOOLEAN, False,
+                "after an upgrade, one line instead of the new changelog entries"),
+    SettingSpec("quietStartup", "Quiet startup", BOOLEAN, False, "hide the start-up header"),
+    SettingSpec("doubleEscapeAction", "Double-escape action", ("tree", "fork", "none"), "tree",
                 "what Esc twice on an empty editor opens"),
-    SettingSpec("treeFilterMode", "Tree filter",
+    SettingSpec("treeFilterMode", "Tree filter mode",
                 ("default", "no-tools", "user-only", "labeled-only", "all"), "default",
                 "the filter /tree opens with"),
+    SettingSpec(THINKING, "Thinking level", _levels, "medium",
+                "this session's level, and the default for new ones"),
+    SettingSpec("theme", "Theme", _themes, "dark", "colours of the REPL (previewed live)"),
+    SettingSpec("retry.enabled", "Retry on errors", BOOLEAN, True,
+                "retry overloaded / rate-limited requests"),
     SettingSpec("branchSummary.skipPrompt", "Skip branch summary prompt", BOOLEAN, False,
                 "/tree never asks and never summarizes"),
-    SettingSpec("quietStartup", "Quiet startup", BOOLEAN, False, "hide the start-up header"),
-    SettingSpec("showImages", "Show images", BOOLEAN, True, "draw images in the terminal"),
-    SettingSpec("enableSkillCommands", "Skill commands", BOOLEAN, True,
-                "offer /skill:name commands"),
 )  # fmt: skip
+
+
+def offered(app: InteractiveApp) -> tuple[SettingSpec, ...]:
+    """The settings listed in this terminal."""
+    return tuple(spec for spec in SETTINGS if spec.offered is None or spec.offered(app))
 
 
 def current_value(app: InteractiveApp, spec: SettingSpec) -> str:
     """The setting's value as text (the default when unset)."""
+    if spec.key == THINKING:
+        return str(app.session.thinking_level)
     value = app.session.settings.get_raw(spec.key, spec.default)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -80,9 +108,19 @@ def _choices(app: InteractiveApp, spec: SettingSpec) -> tuple[str, ...]:
 def save(app: InteractiveApp, spec: SettingSpec, text: str) -> None:
     """Write the value to settings.json and apply what can change while running."""
     value: Any = text == "true" if spec.choices == BOOLEAN else text
+    if spec.number:
+        value = int(text)
+    if spec.key == THINKING:
+        app.session.set_thinking_level(text)  # pi's row: the session's level, saved as default
+        app.invalidate()
+        return
     app.session.settings.set(spec.key, value)
     if spec.key == "hideThinkingBlock":
         app.transcript.hide_thinking = bool(value)
+    if spec.key == "terminal.showImages":
+        app.transcript.show_images = bool(value)
+    if spec.key == "terminal.imageWidthCells":
+        app.transcript.image_width_cells = int(value)
     if spec.key == "theme":
         _preview(app, text)
 
@@ -98,11 +136,12 @@ def _preview(app: InteractiveApp, name: str) -> None:
 
 async def open_settings(app: InteractiveApp, args: str = "") -> None:
     """The list: Enter flips a yes/no setting or opens the choices of another one."""
-    width = max(len(spec.label) for spec in SETTINGS)
+    specs = offered(app)
+    width = max(len(spec.label) for spec in specs)
 
     def rows(query: str) -> list[Row]:
         found = []
-        for spec in SETTINGS:
+        for spec in specs:
             line = f"{spec.label.ljust(width)}  {current_value(app, spec)}"
             if matches_tokens(query, f"{spec.label} {spec.key} {spec.help}"):
                 found.append(Row(spec, f"{line}   ({spec.help})"))

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
@@ -77,13 +78,13 @@ class ToolView:
     def render(self, width: int, expanded: bool) -> str:
         """Return the call as ANSI text: header, result, elapsed time, on the state's colour."""
         parts: list[Any] = [self._header()]
-        body = self._body(expanded)
+        body = self._body(expanded, max(1, width - 2))
         if body is not None:
             parts.append(body)
         elapsed = self._elapsed()
         if elapsed:
             parts.append(Text(elapsed, style="dim"))
-        block = Padding(Group(*parts), (0, 1), style=BACKGROUNDS[self.state], expand=True)
+        block = Padding(Group(*parts), (1, 1), style=BACKGROUNDS[self.state], expand=True)
         return render_ansi(block, width, color=self.theme.color)
 
     def _elapsed(self) -> str:
@@ -119,32 +120,50 @@ class ToolView:
             header.append(" " + _one_line(shown, 200), style="dim")
         return header
 
-    def _body(self, expanded: bool) -> Any:
+    def _body(self, expanded: bool, width: int) -> Any:
         if self.result is None:
             return None
-        options = {
+        options: dict[str, Any] = {
             "expanded": expanded,
             "is_partial": not self.finished,
             "is_error": self.state == "error",
+            "width": width,  # the columns the result has, to count screen rows
         }
         result = _as_tool_result(self.result)
         custom = self._hook("render_result", result, options, self.theme)
         if custom is not None:
             return custom
-        return default_result_view(result_text(self.result), expanded, self.state == "error")
+        output = result_text(self.result)
+        return default_result_view(output, expanded, self.state == "error", width)
 
 
-def default_result_view(output: str, expanded: bool, is_error: bool) -> Text:
-    """The plain view of a result: its first lines (all when expanded), red for an error."""
+def default_result_view(output: str, expanded: bool, is_error: bool, width: int = 0) -> Text:
+    """The plain view of a result: its first screen rows at `width` (all when expanded), red
+    for an error; a long line counts as the rows it wraps to."""
     lines = output.rstrip("\n").split("\n") if output.strip() else []
     text = Text()
     if not lines:
         return text
-    shown = lines if expanded else lines[:COLLAPSED_LINES]
+    rows = screen_rows(lines, width) if width > 0 else lines
+    shown = rows if expanded else rows[:COLLAPSED_LINES]
     text.append("\n".join(shown), style="red" if is_error else "")
-    if len(shown) < len(lines):
-        text.append(f"\n... ({len(lines) - len(shown)} more lines, ctrl+o to expand)", style="dim")
+    if len(shown) < len(rows):
+        text.append(f"\n... ({len(rows) - len(shown)} more lines, ctrl+o to expand)", style="dim")
     return text
+
+
+def screen_rows(lines: list[str], width: int) -> list[str]:
+    """`lines` as the rows they take on a screen `width` columns wide (words kept whole)."""
+    from rich.console import Console
+
+    console = Console(width=width, emoji=False, highlight=False)
+    rows: list[str] = []
+    for line in lines:
+        if cell_len(line) <= width:
+            rows.append(line)
+        else:
+            rows += [row.plain.rstrip() for row in Text(line).wrap(console, width)]
+    return rows
 
 
 def result_text(result: Any) -> str:

@@ -22,7 +22,8 @@ from pi_core.messages.agent import (
 )
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
-from pi_core.modes.interactive.images import image_lines, inline_protocol
+from pi_core.modes.interactive.images import IMAGE_WIDTH_CELLS, image_lines, inline_protocol
+from pi_core.modes.interactive.markdown_view import MarkdownOptions
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.tool_views import ToolView, result_images
@@ -37,21 +38,33 @@ class Transcript:
         tools: Callable[[str], Any],
         renderers: Callable[[str], Any],
         report: Callable[[str, BaseException], None],
+        markdown_options: MarkdownOptions | None = None,
     ) -> None:
         self.theme = theme
+        self.markdown_options = markdown_options or MarkdownOptions()
         self.tools = tools
         self.renderers = renderers
         self.report = report
         self.out: list[str] = []
         self.expanded = False
         self.hide_thinking = False
+        self.hidden_thinking_label = "Thinking..."  # what a hidden thinking block shows
         self.views: dict[str, ToolView] = {}
         self.recent_views: list[ToolView] = []
         self._assistant: AssistantMessage | None = None
         self._block_index = 0
         self._stream: MarkdownStream | None = None
         self._thinking_note_shown = False
+        self._last_visible: str | None = None  # "thinking" or "text": the answer's last block
         self.image_protocol = inline_protocol() if theme.color else None
+        self.show_images = True  # `terminal.showImages`: False prints every image as its line
+        self.image_width_cells = IMAGE_WIDTH_CELLS  # `terminal.imageWidthCells`
+
+    def _drawn_protocol(self) -> str | None:
+        return self.image_protocol if self.show_images else None
+
+    def _image(self, data: str, mime: str) -> str:
+        return image_lines(data, mime, self._drawn_protocol(), self.image_width_cells)
 
     # --- blocks printed once --------------------------------------------------------------
 
@@ -86,11 +99,12 @@ class Transcript:
             if not isinstance(message.content, str)
             else message.content
         )
-        body = Padding(markdown(text), (1, 1), style=self.theme.style("userMessageBg"), expand=True)
+        body = Padding(markdown(text, options=self.markdown_options), (1, 1),
+                       style=self.theme.style("userMessageBg"), expand=True)  # fmt: skip
         self.emit("\n" + render_ansi(body, width, color=self.theme.color))
         if not isinstance(message.content, str):
             for data, mime in result_images(message):
-                self.emit(" " + image_lines(data, mime, self.image_protocol))
+                self.emit(" " + self._image(data, mime))
 
     def message(self, message: Any, width: int) -> None:
         """Any finished message, e.g. when a session is loaded."""
@@ -120,7 +134,7 @@ class Transcript:
         head = Text(f"[{label}] ", style=self.theme.style("customMessageLabel"))
         if self.expanded:
             head.append(summary, style="bold")
-            block: Any = Group(head, markdown(body))
+            block: Any = Group(head, markdown(body, options=self.markdown_options))
         else:
             head.append(f"{summary} (ctrl+o to expand)", style="dim")
             block = head
@@ -173,6 +187,7 @@ class Transcript:
         self._block_index = 0
         self._stream = None
         self._thinking_note_shown = False
+        self._last_visible = None
 
     def assistant_update(self, message: AssistantMessage) -> None:
         """More of the answer arrived (rendered on the next frame)."""
@@ -229,16 +244,19 @@ class Transcript:
         deadline: float | None = None,
     ) -> None:
         is_thinking = isinstance(block, ThinkingContent)
+        source = block.thinking if isinstance(block, ThinkingContent) else block.text
         if is_thinking and self.hide_thinking:
-            if not self._thinking_note_shown:
-                self.emit(render_ansi(Padding(Text("Thinking...", style="dim italic"), (0, 1)),
-                                      width, color=self.theme.color))  # fmt: skip
+            if not self._thinking_note_shown and source.strip():
+                note = render_ansi(Padding(Text(self.hidden_thinking_label, style="dim italic"),
+                                           (0, 1)), width, color=self.theme.color)  # fmt: skip
+                self.emit("\n" + note if self._spacer_owed() else note)
                 self._thinking_note_shown = True
+                self._last_visible = "thinking"
             return
         if self._stream is None:
             style = self.theme.style("thinkingText") if is_thinking else ""
-            self._stream = MarkdownStream(style=style)
-        source = block.thinking if isinstance(block, ThinkingContent) else block.text
+            self._stream = MarkdownStream(style=style, options=self.markdown_options)
+            self._stream.gap = self._spacer_owed()
         self._stream.feed(source)
         stable = self._stream.take_stable(width, deadline)
         if stable:
@@ -247,6 +265,12 @@ class Transcript:
             rest = self._stream.finish(width)
             if rest:
                 self.emit(rest)
+            if source.strip():
+                self._last_visible = "thinking" if is_thinking else "text"
+
+    def _spacer_owed(self) -> bool:
+        """pi puts a blank row above an answer's first block and below a thinking block."""
+        return self._last_visible in (None, "thinking")
 
     def _tool_call(self, block: ToolCall) -> None:
         view = self.views.get(block.id)
@@ -288,10 +312,10 @@ class Transcript:
         for call_id, view in list(self.views.items()):
             if not view.finished:
                 break
-            self.emit(render_ansi(Text(""), width) + view.render(width, self.expanded))
-            if self.image_protocol is not None:  # else the result's text names each image
+            self.emit("\n" + view.render(width, self.expanded))  # pi's blank row above a call
+            if self._drawn_protocol() is not None:  # else the result's text names each image
                 for data, mime in result_images(view.result):
-                    self.emit(image_lines(data, mime, self.image_protocol))
+                    self.emit(self._image(data, mime))
             self.recent_views.append(view)
             del self.views[call_id]
         self.recent_views = self.recent_views[-20:]

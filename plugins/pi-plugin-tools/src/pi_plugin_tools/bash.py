@@ -156,12 +156,14 @@ class BashTool(Tool[BashToolInput]):
             text.append(f" (timeout {timeout}s)", style(theme, "muted"))
         return text
 
-    def render_result(self, result: ToolResult, options: dict[str, bool], theme: Any) -> Text:
-        """The last lines of output (all when expanded), then where the full output is."""
+    def render_result(self, result: ToolResult, options: dict[str, Any], theme: Any) -> Text:
+        """The last screen rows of output (all when expanded), then where the full output is."""
         text = new_text()
         output = text_output(result).strip()
         if output:
-            shown, skipped = tail_lines(output, PREVIEW_LINES, option(options, "expanded"))
+            width = options.get("width") if options else None
+            expanded = option(options, "expanded")
+            shown, skipped = tail_lines(output, PREVIEW_LINES, expanded, width)
             if skipped > 0:
                 text.append(f"... ({skipped} earlier lines)\n", style(theme, "muted"))
             text.append("\n".join(shown), style(theme, "toolOutput"))

@@ -103,9 +103,16 @@ def head_lines(text: str, max_lines: int, expanded: bool) -> tuple[list[str], in
     return lines[:max_lines], len(lines) - max_lines
 
 
-def tail_lines(text: str, max_lines: int, expanded: bool) -> tuple[list[str], int]:
-    """Return the last lines to show and how many earlier ones were left out."""
+def tail_lines(
+    text: str, max_lines: int, expanded: bool, width: int | None = None
+) -> tuple[list[str], int]:
+    """Return the last lines to show and how many earlier ones were left out; with a `width`,
+    lines are the screen rows the text wraps to (as pi counts them)."""
     lines = text.split("\n")
+    if width and not expanded:
+        from pi_core.modes.interactive.tool_views import screen_rows
+
+        lines = screen_rows(lines, width)
     if expanded or len(lines) <= max_lines:
         return lines, 0
     return lines[-max_lines:], len(lines) - max_lines
