@@ -65,7 +65,7 @@ def cli_no_model(registry: ModelRegistry, agent_dir: Path, probed: bool) -> str:
         [
             "Error: no model available: pi has no API key for any provider and no model server.",
             "To get one, do any of these:",
-            f"  - {_keys_hint(registry)} (e.g. export OPENAI_API_KEY=sk-…)",
+            f"  - {_keys_hint(registry)} in the environment",
             f"  - run `pi` and type /login to store a key in {agent_dir / 'auth.json'}",
             f"  - add a provider with its models to {agent_dir / 'models.json'}",
             local,

@@ -115,6 +115,18 @@ def _model_ids(body: Any) -> list[str]:
     return [model_id for model_id in ids if isinstance(model_id, str) and model_id]
 
 
+def unclaimed(found: list[FoundServer], taken: set[str]) -> list[FoundServer]:
+    """The found servers, renamed `<name>-local` where a provider of that name already exists
+    (a plugin's or models.json's provider is never replaced)."""
+    renamed = []
+    for each in found:
+        name = each.server.name
+        if name in taken:
+            name = f"{name}-local"
+        renamed.append(FoundServer(LocalServer(name, each.server.base_url), each.model_ids))
+    return renamed
+
+
 def register_found(registry: ModelRegistry, found: list[FoundServer]) -> list[Model]:
     """Add each found server as an `openai-completions` provider; return its models, in order."""
     from pi_core.ai.model import ProviderConfig, ProviderModelConfig

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core.ai.local_servers import FoundServer, probe, register_found, servers_to_probe
+from pi_core.ai.local_servers import (
+    FoundServer,
+    probe,
+    register_found,
+    servers_to_probe,
+    unclaimed,
+)
 from pi_core.ai.model import Model
 
 
@@ -20,8 +26,10 @@ async def adopt_local_model(session: Any) -> tuple[list[FoundServer], Model | No
     """
     if session.model is not None or not discovery_enabled(session):
         return [], None
-    found = await probe(servers_to_probe())
-    models = register_found(session.model_registry, found)
+    registry = session.model_registry
+    taken = {model.provider for model in registry.all_models()}
+    found = unclaimed(await probe(servers_to_probe()), taken)
+    models = register_found(registry, found)
     if not models or session.model is not None:
         return found, None
     await session.set_model(models[0], remember=False)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from pi_core.ai.local_servers import DEFAULT_SERVERS, LocalServer, probe, servers_to_probe
+from pi_core.ai.local_servers import (
+    DEFAULT_SERVERS,
+    FoundServer,
+    LocalServer,
+    probe,
+    servers_to_probe,
+    unclaimed,
+)
 from pi_core.testing import FakeLLMServer, FakeResponse
 
 
@@ -46,3 +53,10 @@ def test_only_servers_that_list_models_count_and_a_closed_port_is_skipped() -> N
         found = asyncio.run(probe(servers))
     assert [(f.server.name, f.model_ids) for f in found] == [("good", ["a", "b"])]
     assert good.requests[0].path == "/v1/models"
+
+
+def test_a_found_server_never_takes_the_name_of_an_existing_provider() -> None:
+    found = [FoundServer(LocalServer("openai", "http://h:1/v1"), ["m"]),
+             FoundServer(LocalServer("ollama", "http://h:2/v1"), ["n"])]  # fmt: skip
+    renamed = unclaimed(found, {"openai", "anthropic"})
+    assert [f.server.name for f in renamed] == ["openai-local", "ollama"]
