@@ -61,7 +61,7 @@ def test_enter_on_a_half_typed_mention_completes_it_and_sends_nothing(screen: Sc
 
 
 def test_tab_takes_the_highlighted_command_and_closes_the_menu(screen: Screen) -> None:
-    screen.server.queue(chat_stream("plain prompt answered"))
+    screen.server.queue(chat_stream("plain prompt answered"), chat_stream("sent as typed"))
     screen.start()
     screen.ready()
     screen.type("/sess")
@@ -74,6 +74,13 @@ def test_tab_takes_the_highlighted_command_and_closes_the_menu(screen: Screen) -
     screen.keys("Enter")
     screen.wait_for("plain prompt answered")
     assert "/zzqq" in str(screen.server.requests[-1].json()["messages"])
+    screen.type("/sess")  # Esc closes the menu: Enter then sends the text as typed, as in pi
+    screen.wait_for("Show session info")
+    screen.keys("Escape")
+    screen.wait_for(lambda s: "Show session info" not in s)
+    screen.keys("Enter")
+    screen.wait_for("sent as typed")
+    assert "/sess" in str(screen.server.requests[-1].json()["messages"])
 
 
 def test_the_menu_comes_back_after_backspace_and_enter_takes_it(screen: Screen) -> None:

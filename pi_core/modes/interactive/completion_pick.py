@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from prompt_toolkit.buffer import Buffer, CompletionState
-from prompt_toolkit.completion import Completion
+from prompt_toolkit.completion import CompleteEvent, Completion
 
 
 def best_index(state: CompletionState) -> int | None:
@@ -64,9 +64,27 @@ def takes_command_name(buffer: Buffer) -> bool:
     return before.startswith("/") and " " not in before and "\n" not in before
 
 
+def command_typed_ahead(buffer: Buffer) -> Completion | None:
+    """The entry the menu would highlight for a `/command` name whose menu is not open yet.
+
+    The menu is filled in the background, so an Enter typed right after the name (keys replayed
+    at start-up, a fast typist) can arrive first; it still takes the command.
+    """
+    document = buffer.document
+    before = document.text_before_cursor
+    in_name = before.startswith("/") and " " not in before and "\n" not in before
+    if not in_name or buffer.completer is None or not buffer.complete_while_typing():
+        return None
+    event = CompleteEvent(text_inserted=True)
+    state = CompletionState(document, list(buffer.completer.get_completions(document, event)))
+    index = best_index(state)
+    return None if index is None else state.completions[index]
+
+
 def take(buffer: Buffer, completion: Completion) -> None:
     """Put the entry into the editor and close the menu without reopening it (one undo step)."""
-    buffer.go_to_completion(None)
+    if buffer.complete_state is not None:
+        buffer.go_to_completion(None)
     buffer.save_to_undo_stack()
     buffer.complete_state = None
     buffer.delete_before_cursor(-completion.start_position)

@@ -21,7 +21,12 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.key_binding.bindings.named_commands import get_by_name
 from prompt_toolkit.keys import Keys
 
-from pi_core.modes.interactive.completion_pick import chosen, take, takes_command_name
+from pi_core.modes.interactive.completion_pick import (
+    chosen,
+    command_typed_ahead,
+    take,
+    takes_command_name,
+)
 from pi_core.modes.interactive.editor import strip_continuation
 
 # Shift+Enter as xterm (modifyOtherKeys) and kitty (CSI u) send it: a new line, not a submit.
@@ -123,6 +128,7 @@ def build_key_bindings(
     kb = KeyBindings()
     editing = ~dialog_open & ~is_searching
     last_ctrl_c = [-10.0]
+    dismissed: list[str | None] = [None]  # the text whose menu Esc closed
 
     @kb.add("enter", filter=editing & has_completions)
     def _accept_completion(event: KeyPressEvent) -> None:
@@ -151,6 +157,10 @@ def build_key_bindings(
             buffer.text = text
             buffer.cursor_position = cursor
             return
+        if buffer.text != dismissed[0]:
+            completion = command_typed_ahead(buffer)
+            if completion is not None:  # Enter came before the menu could open
+                take(buffer, completion)
         _send(event, follow_up=False)
 
     @kb.add("escape", "enter", filter=editing)
@@ -176,6 +186,7 @@ def build_key_bindings(
         buffer = event.current_buffer
         if buffer.complete_state is not None:
             buffer.cancel_completion()
+            dismissed[0] = buffer.text  # Enter now sends this text as typed, as in pi
             return
         if actions.interrupt():
             return
