@@ -11,6 +11,7 @@ from pi_core.messages.content import ImageContent, TextContent
 from pi_core.messages.llm import AssistantMessage
 from pi_core.modes.jsonl import serialize_line
 from pi_core.modes.stdout import flush_records, write_record
+from pi_core.terminal_text import for_stream
 
 
 async def run_print_mode(
@@ -69,9 +70,10 @@ def _print_last_answer(session: AgentSession, stdout: TextIO, stderr: TextIO) ->
     if not isinstance(last, AssistantMessage):
         return 0
     if last.stop_reason in ("error", "aborted"):
-        stderr.write(f"{last.error_message or f'Request {last.stop_reason}'}\n")
+        error = last.error_message or f"Request {last.stop_reason}"
+        stderr.write(for_stream(error, stderr) + "\n")
         return 1
     for block in last.content:
         if isinstance(block, TextContent):
-            stdout.write(f"{block.text}\n")
+            stdout.write(for_stream(block.text, stdout) + "\n")
     return 0

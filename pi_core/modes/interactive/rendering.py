@@ -10,7 +10,11 @@ import time
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+
+from pi_core.terminal_text import sanitize
 
 if TYPE_CHECKING:
     from rich.markdown import Markdown
@@ -25,8 +29,40 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
+class Sanitized:
+    """A renderable drawn with every segment's text (and link) cleaned by `sanitize`: only rich
+    itself emits escape codes (colours, styles, hyperlinks), whatever the text held."""
+
+    def __init__(self, renderable: Any) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The inner renderable's segments, cleaned; control segments are dropped."""
+        for segment in console.render(self.renderable, options):
+            if segment.control:
+                continue
+            style = segment.style
+            if style is not None and style.link and sanitize(style.link) != style.link:
+                style = style + Style(link=sanitize(style.link))
+            yield Segment(sanitize(segment.text), style)
+
+
+def untrusted(value: Any) -> Any:
+    """A plugin's drawing as a renderable: a string is read as ANSI text (its colours kept,
+    every other sequence removed), a list of strings as its lines, anything else as it is."""
+    if isinstance(value, list | tuple) and all(isinstance(line, str) for line in value):
+        value = "\n".join(value)
+    if isinstance(value, str):
+        return Text.from_ansi(sanitize(value, keep_colors=True))
+    return value
+
+
 def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
-    """Render a rich renderable (or a str, as plain text) to ANSI text without a final newline."""
+    """Render a rich renderable (or a str, as ANSI text) to ANSI text without a final newline.
+
+    Text inside is untrusted: it goes through `Sanitized`, so the output holds no escape code
+    but rich's own.
+    """
     console = Console(
         file=io.StringIO(),
         width=max(20, width),
@@ -37,9 +73,7 @@ def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
         highlight=False,
         no_color=not color,
     )
-    if isinstance(renderable, str):
-        renderable = Text(renderable)
-    console.print(renderable, end="")
+    console.print(Sanitized(untrusted(renderable)), end="")
     output = console.file.getvalue()  # type: ignore[attr-defined]
     return str(output).rstrip("\n")
 
@@ -53,6 +87,7 @@ def ansi_fragments(text: str) -> list[tuple[str, str]]:
     """
     from prompt_toolkit.formatted_text import ANSI, to_formatted_text
 
+    text = sanitize(text, keep_colors=True)  # ANSI passes `\001…\002` to the terminal raw
     runs: list[tuple[str, str]] = []
     style = ""
     chars: list[str] = []
@@ -93,8 +128,9 @@ def _markdown_class() -> type[Markdown]:
 
 
 def markdown(text: str, *, style: str = "") -> Markdown:
-    """The markdown renderable used for messages (code blocks highlighted with monokai)."""
-    return _markdown_class()(text, code_theme="monokai", style=style or "none")
+    """The markdown renderable used for messages (code blocks highlighted with monokai); the
+    source is cleaned first, so whole escape sequences go, not just their escape bytes."""
+    return _markdown_class()(sanitize(text), code_theme="monokai", style=style or "none")
 
 
 def warm_up() -> None:

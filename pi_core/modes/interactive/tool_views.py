@@ -17,8 +17,9 @@ from rich.text import Text
 
 from pi_core.messages.content import ImageContent, TextContent
 from pi_core.modes.interactive.images import placeholder
-from pi_core.modes.interactive.rendering import render_ansi, strip_ansi
+from pi_core.modes.interactive.rendering import render_ansi, untrusted
 from pi_core.modes.interactive.theme import Theme
+from pi_core.terminal_text import sanitize
 
 ToolState = Literal["pending", "running", "success", "error"]
 COLLAPSED_LINES = 10
@@ -100,11 +101,12 @@ class ToolView:
         if method is None or hook in self._failed_hooks:
             return None
         try:
-            return method(*args)
+            drawn = method(*args)
         except Exception as error:
             self._failed_hooks.add(hook)
             self.on_render_error(f"{self.name}.{hook}", error)
             return None
+        return untrusted(drawn) if drawn is not None else None
 
     def _header(self) -> Any:
         custom = self._hook("render_call", self.args, self.theme)
@@ -184,8 +186,7 @@ def result_images(result: Any) -> list[tuple[str, str]]:
 
 
 def _printable(text: str) -> str:
-    cleaned = strip_ansi(text).replace("\r\n", "\n").replace("\r", "")
-    return "".join(ch for ch in cleaned if ch in "\n\t" or ch >= " ").replace("\t", "    ")
+    return sanitize(text).replace("\t", "    ")
 
 
 def _as_tool_result(result: Any) -> Any:
