@@ -62,6 +62,25 @@ class Screen:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
 
+    def record_output(self, path: Path) -> None:
+        """From now on, append every byte written to the pane to `path` (escape codes kept)."""
+        self._tmux("pipe-pane", "-O", f"cat >> {shlex.quote(str(path))}")
+
+    def wait_for_output(self, path: Path, expected: bytes, timeout: float = WAIT_SECONDS) -> bytes:
+        """Wait until the recorded output holds `expected`; return all of it."""
+        deadline = time.monotonic() + timeout
+        data = b""
+        while time.monotonic() < deadline:
+            data = path.read_bytes() if path.exists() else b""
+            if expected in data:
+                return data
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {expected!r} in the output: {data[-2000:]!r}")
+
+    def title(self) -> str:
+        """The pane's title, as the program set it."""
+        return self._tmux("display-message", "-p", "#{pane_title}").strip()
+
     def keys(self, *keys: str) -> None:
         """Send tmux key names (`Enter`, `Escape`, `C-c`, `M-Enter`)."""
         self._tmux("send-keys", *keys)

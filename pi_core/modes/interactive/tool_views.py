@@ -118,7 +118,7 @@ class ToolView:
                 shown = json.dumps(self.args, ensure_ascii=False)
             except (TypeError, ValueError):
                 shown = str(self.args)
-            header.append(" " + _one_line(shown, 200), style="dim")
+            header.append(" " + _one_line(sanitize(shown), 200), style="dim")
         return header
 
     def _body(self, expanded: bool) -> Any:
