@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+__all__ = ["MARK", "for_stream", "incomplete_tail", "sanitize"]
+
 MARK = "\u241b"  # ␛: where a sequence with a payload, or a stray escape, was removed
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _SEQUENCE = re.compile(
