@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, chat_models_json
+from pi_core.testing import FakeLLMServer, PipeGate, chat_models_json
 
 WAIT_SECONDS = 20.0
 
@@ -35,15 +35,18 @@ class Screen:
                               text=True, timeout=10)  # fmt: skip
         return done.stdout
 
-    def start(self, *args: str, env: dict[str, str] | None = None, width: int = 100) -> None:
-        """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends."""
+    def start(
+        self, *args: str, env: dict[str, str] | None = None, width: int = 100, first: str = ""
+    ) -> None:
+        """Start `pi args…` in a fresh pane (after the shell command `first`, if any); the pane
+        prints EXIT=<code> when pi ends."""
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
                      "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
         variables.update(env or {})
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         command = " ".join(shlex.quote(a) for a in (pi, *args))
-        script = (
+        script = first + (
             f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
         )
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
@@ -65,6 +68,14 @@ class Screen:
     def record_output(self, path: Path) -> None:
         """From now on, append every byte written to the pane to `path` (escape codes kept)."""
         self._tmux("pipe-pane", "-O", f"cat >> {shlex.quote(str(path))}")
+
+    def start_recorded(self, path: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        """Start `pi args…` with every byte written to the pane, from the first, appended to
+        `path` (pi waits at a gate until the recording runs)."""
+        gate = PipeGate(self.home / f"gate-{uuid.uuid4().hex[:8]}")
+        self.start(*args, env=env, first=f"{gate.shell_wait}; ")
+        self.record_output(path)
+        gate.open()
 
     def wait_for_output(self, path: Path, expected: bytes, timeout: float = WAIT_SECONDS) -> bytes:
         """Wait until the recorded output holds `expected`; return all of it."""

@@ -40,12 +40,11 @@ def assert_clean(raw: bytes) -> None:
 
 
 def start_recording(screen: Screen, *args: str, env: dict[str, str] | None = None) -> Path:
-    """Start pi, wait for its editor, and record the pane's output from then on."""
+    """Start pi recording all it writes to the pane; wait for its editor (unless dumb)."""
     raw = screen.home / "pane.raw"
-    screen.start(*args, env=env)
+    screen.start_recorded(raw, *args, env=env)
     if env is None:
         screen.ready()
-    screen.record_output(raw)
     return raw
 
 
@@ -161,6 +160,41 @@ def test_a_hostile_session_name_is_cleaned_in_footer_title_and_resume(screen: Sc
     assert_clean(raw_path.read_bytes())
 
 
+def test_tree_rows_are_cleaned(screen: Screen) -> None:
+    screen.server.queue(chat_stream(ANSWER, reasoning=THINKING))
+    screen.start()
+    screen.ready()
+    screen.type("hello")
+    screen.keys("Enter")
+    screen.wait_for("AFTER-OPEN-STILL-SHOWS")
+    raw_path = screen.home / "tree.raw"
+    screen.record_output(raw_path)  # from here on: the tree only
+    screen.type("/tree")
+    screen.keys("Enter")
+    shown = screen.wait_for("Session Tree")
+    raw = screen.wait_for_output(raw_path, b"Session Tree")
+    assert_clean(raw)
+    assert "assistant: **bold start** wipenow title␛ set" in shown
+
+
+def test_file_names_in_the_completion_menu_are_cleaned(screen: Screen) -> None:
+    (screen.cwd / "evil\x1b]0;PWNED-FILE\x07name.txt").write_text("")
+    raw_path = start_recording(screen)
+    screen.type("see @evil")
+    screen.wait_for("evil␛name.txt")
+    raw = screen.wait_for_output(raw_path, "evil␛name.txt".encode())
+    assert_clean(raw)
+
+
+def test_a_hostile_branch_name_is_cleaned_in_the_footer(screen: Screen) -> None:
+    (screen.cwd / ".git").mkdir()
+    (screen.cwd / ".git" / "HEAD").write_text("ref: refs/heads/evil\x1b]0;PWNED-BRANCH\x07ish\n")
+    raw_path = start_recording(screen)
+    screen.wait_for("~/project (evil␛ish)")
+    raw = screen.wait_for_output(raw_path, "(evil␛ish)".encode())
+    assert_clean(raw)
+
+
 def test_the_dumb_terminal_repl_cleans_the_answer(screen: Screen) -> None:
     screen.server.queue(chat_stream(ANSWER))
     raw_path = start_recording(screen, env={"TERM": "dumb"})
@@ -174,14 +208,8 @@ def test_the_dumb_terminal_repl_cleans_the_answer(screen: Screen) -> None:
 
 
 def test_print_mode_cleans_the_answer_on_a_terminal(screen: Screen) -> None:
-    held = chat_stream(ANSWER)
-    held.pause_after_chunks = 1  # pi waits on the answer while the recording starts
-    screen.server.queue(held)
-    raw_path = screen.home / "pane.raw"
-    screen.start("-p", "hello")
-    held.wait_paused()
-    screen.record_output(raw_path)
-    held.resume()
+    screen.server.queue(chat_stream(ANSWER))
+    raw_path = start_recording(screen, "-p", "hello", env={})
     raw = screen.wait_for_output(raw_path, b"EXIT=")
     assert b"AFTER-OPEN-STILL-SHOWS" in raw
     assert_clean(raw)
