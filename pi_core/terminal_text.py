@@ -34,6 +34,7 @@ _SEQUENCE = re.compile(
     r"|(?P<control>[\x00-\x08\x0b-\x1f\x7f-\x9f])"
 )
 _SHORT_ESCAPE_START = re.compile(r"\x1b[ -/]+\Z")
+_PLAIN_SGR = re.compile(r"\x1b\[[0-9;:]*m")
 _SGR_PARAMS = re.compile(r"[0-9;:]*")
 
 
@@ -43,8 +44,8 @@ def sanitize(text: str, *, keep_colors: bool = False) -> str:
     With `keep_colors`, colour and style sequences (SGR, `ESC [ … m`) are kept, for text that is
     decoded into styles (rich's `Text.from_ansi`, prompt_toolkit's `ANSI`) rather than written.
     """
-    if _UNSAFE.search(text) is None:
-        return text
+    if _UNSAFE.search(_PLAIN_SGR.sub("", text) if keep_colors else text) is None:
+        return text  # the common case, without a Python call per sequence
     return _SEQUENCE.sub(lambda match: _replacement(match, keep_colors), text)
 
 
