@@ -22,6 +22,7 @@ from pi_core.messages.llm import AssistantMessage, UserMessage
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.dumb import DumbRepl
 from pi_core.modes.interactive.header import custom_block
+from pi_core.modes.interactive.images import image_lines
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import Row
 from pi_core.modes.interactive.theme import Theme
@@ -143,3 +144,18 @@ def test_the_dumb_repl_writes_no_escape_code(text: str, piece: int) -> None:
     written = out.getvalue()
     assert FORBIDDEN.search(written) is None
     assert written == sanitize(text) + "\n"  # streamed in pieces, cleaned as a whole
+
+
+OUR_IMAGES = re.compile(
+    r"\x1b_G[A-Za-z0-9=,]*;[A-Za-z0-9+/=]*\x1b\\"  # kitty graphics
+    r"|\x1b\]1337;File=[a-z0-9=;A-Z]*:[A-Za-z0-9+/=]*\x07"  # iTerm2 inline image
+)
+
+
+@given(hostile_text, hostile_text)
+@EXAMPLES
+def test_image_data_and_type_cannot_break_out_of_our_sequences(data: str, mime: str) -> None:
+    for protocol in ("kitty", "iterm", None):
+        for mime_type in ("image/png", mime):
+            drawn = image_lines(data, mime_type, protocol)
+            assert FORBIDDEN.search(OUR_IMAGES.sub("", drawn)) is None, drawn
