@@ -28,7 +28,8 @@ async def run_print_mode(
     stderr = err or sys.stderr
 
     def on_error(error: Any) -> None:
-        stderr.write(f"Extension error ({error.source or error.plugin}): {error.error}\n")
+        line = f"Extension error ({error.source or error.plugin}): {error.error}"
+        stderr.write(for_stream(line, stderr) + "\n")
 
     session.dispatcher.on_error(on_error)
     if json_mode:

@@ -229,3 +229,38 @@ def test_print_mode_into_a_pipe_keeps_the_bytes(tmp_path: Path, isolated_agent_d
         )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout == ANSWER.encode() + b"\n"
+
+
+LOUD_PLUGIN = """
+from pi_core import hookimpl
+
+print("loaded\\x1b]0;PWNED-LOAD\\x07 plugin-says-hi")
+
+
+@hookimpl
+def agent_start(event, ctx):
+    raise RuntimeError("boom\\x1b]52;c;UFdORUQtRVJS\\x07 hook-failed")
+"""
+
+
+def loud_plugin(screen: Screen) -> Path:
+    path = screen.home / "loud.py"
+    path.write_text(LOUD_PLUGIN)
+    return path
+
+
+def test_what_a_plugin_prints_while_loading_is_cleaned(screen: Screen) -> None:
+    raw_path = start_recording(screen, "-e", str(loud_plugin(screen)))
+    screen.wait_for("loaded␛ plugin-says-hi")
+    assert_clean(screen.wait_for_output(raw_path, "loaded␛ plugin-says-hi".encode()))
+
+
+def test_print_mode_cleans_a_plugin_error_on_a_terminal(screen: Screen) -> None:
+    # what a plugin prints itself goes to the terminal as it is: pi cleans what it prints
+    path = screen.home / "failing.py"
+    path.write_text(LOUD_PLUGIN.replace("print(", "str("))
+    screen.server.queue(chat_stream("fine"))
+    raw_path = start_recording(screen, "-e", str(path), "-p", "hello", env={})
+    raw = screen.wait_for_output(raw_path, b"EXIT=")
+    assert "boom␛ hook-failed".encode() in raw
+    assert_clean(raw)
