@@ -25,7 +25,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
 
 def strip_ansi(text: str) -> str:
-    """Remove escape sequences (for the dumb terminal and for tests)."""
+    """Remove the CSI and OSC sequences of rendered output (for tests; untrusted text goes
+    through `pi_core.terminal_text.sanitize`)."""
     return _ANSI.sub("", text)
 
 
