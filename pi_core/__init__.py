@@ -2,7 +2,8 @@
 
 The rest of the public API lives in documented modules (docs/api.md): `pi_core.events` (every
 hook's event and result), `pi_core.messages`, `pi_core.tools` (the tool API), `pi_core.providers`
-(the provider API), `pi_core.ai.http`, `pi_core.compaction`, `pi_core.abort` and `pi_core.testing`.
+(the provider API), `pi_core.ai.http`, `pi_core.compaction`, `pi_core.abort`,
+`pi_core.terminal_text` and `pi_core.testing`.
 Everything else is internal.
 
 Names load lazily, so `import pi_core` (and `pi --version`) stays fast. The imports under

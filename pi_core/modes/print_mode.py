@@ -11,6 +11,7 @@ from pi_core.messages.content import ImageContent, TextContent
 from pi_core.messages.llm import AssistantMessage
 from pi_core.modes.jsonl import serialize_line
 from pi_core.modes.stdout import flush_records, write_record
+from pi_core.terminal_text import for_stream
 
 
 async def run_print_mode(
@@ -27,7 +28,8 @@ async def run_print_mode(
     stderr = err or sys.stderr
 
     def on_error(error: Any) -> None:
-        stderr.write(f"Extension error ({error.source or error.plugin}): {error.error}\n")
+        line = f"Extension error ({error.source or error.plugin}): {error.error}"
+        stderr.write(for_stream(line, stderr) + "\n")
 
     session.dispatcher.on_error(on_error)
     if json_mode:
@@ -69,9 +71,10 @@ def _print_last_answer(session: AgentSession, stdout: TextIO, stderr: TextIO) ->
     if not isinstance(last, AssistantMessage):
         return 0
     if last.stop_reason in ("error", "aborted"):
-        stderr.write(f"{last.error_message or f'Request {last.stop_reason}'}\n")
+        error = last.error_message or f"Request {last.stop_reason}"
+        stderr.write(for_stream(error, stderr) + "\n")
         return 1
     for block in last.content:
         if isinstance(block, TextContent):
-            stdout.write(f"{block.text}\n")
+            stdout.write(for_stream(block.text, stdout) + "\n")
     return 0

@@ -18,6 +18,7 @@ PUBLIC_MODULES = (
     "pi_core.hookspecs",
     "pi_core.messages",
     "pi_core.providers",
+    "pi_core.terminal_text",
     "pi_core.testing",
     "pi_core.tools",
 )

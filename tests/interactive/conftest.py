@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, chat_models_json
+from pi_core.testing import FakeLLMServer, PipeGate, chat_models_json
 
 WAIT_SECONDS = 20.0
 
@@ -35,15 +35,18 @@ class Screen:
                               text=True, timeout=10)  # fmt: skip
         return done.stdout
 
-    def start(self, *args: str, env: dict[str, str] | None = None, width: int = 100) -> None:
-        """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends."""
+    def start(
+        self, *args: str, env: dict[str, str] | None = None, width: int = 100, first: str = ""
+    ) -> None:
+        """Start `pi args…` in a fresh pane (after the shell command `first`, if any); the pane
+        prints EXIT=<code> when pi ends."""
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
                      "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
         variables.update(env or {})
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         command = " ".join(shlex.quote(a) for a in (pi, *args))
-        script = (
+        script = first + (
             f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
         )
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
@@ -58,11 +61,6 @@ class Screen:
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
         self.keys("Enter")
 
-    def record(self, path: Path) -> None:
-        """From now on, append everything the program writes to the pane, raw, to `path`."""
-        path.touch()
-        self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(path))}")
-
     def text(self) -> str:
         """The pane's text (history included)."""
         return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
@@ -71,9 +69,36 @@ class Screen:
         """The visible pane with its colours and attributes (SGR escape sequences)."""
         return self._tmux("capture-pane", "-p", "-e")
 
-    def pipe_raw(self, path: Path) -> None:
-        """From now on, append the bytes the pane's program writes (escapes and all) to `path`."""
-        self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(path))}")
+    def record_output(self, path: Path) -> None:
+        """From now on, append every byte written to the pane to `path` (escape codes kept)."""
+        path.touch()
+        self._tmux("pipe-pane", "-O", f"cat >> {shlex.quote(str(path))}")
+
+    def start_recorded(self, path: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        """Start `pi args…` with every byte written to the pane, from the first, appended to
+        `path` (pi waits at a gate until the recording runs)."""
+        gate = PipeGate(self.home / f"gate-{uuid.uuid4().hex[:8]}")
+        self.start(*args, env=env, first=f"{gate.shell_wait}; ")
+        self.record_output(path)
+        gate.open()
+
+    def wait_for_output(
+        self, path: Path, expected: bytes | Callable[[bytes], bool], timeout: float = WAIT_SECONDS
+    ) -> bytes:
+        """Wait until the recorded output holds `expected` (or the predicate holds); return all."""
+        check = expected if callable(expected) else (lambda data: expected in data)
+        deadline = time.monotonic() + timeout
+        data = b""
+        while time.monotonic() < deadline:
+            data = path.read_bytes() if path.exists() else b""
+            if check(data):
+                return data
+            time.sleep(0.05)
+        raise AssertionError(f"timed out waiting for {expected!r} in the output: {data[-2000:]!r}")
+
+    def title(self) -> str:
+        """The pane's title, as the program set it."""
+        return self._tmux("display-message", "-p", "#{pane_title}").strip()
 
     def keys(self, *keys: str) -> None:
         """Send tmux key names (`Enter`, `Escape`, `C-c`, `M-Enter`)."""
@@ -156,18 +181,6 @@ def session_records(screen: Screen) -> list[dict[str, object]]:
     files = screen.sessions()
     assert len(files) == 1, files
     return [json.loads(line) for line in files[0].read_text().splitlines() if line.strip()]
-
-
-def wait_for_bytes(path: Path, check: Callable[[bytes], bool]) -> bytes:
-    """Wait until the file a `pipe_raw` fills holds what `check` looks for; fail with its tail."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    data = b""
-    while time.monotonic() < deadline:
-        data = path.read_bytes() if path.exists() else b""
-        if check(data):
-            return data
-        time.sleep(0.05)
-    raise AssertionError(f"the pane's output never matched; it ends with {data[-400:]!r}")
 
 
 def stripped_lines(text: str) -> list[str]:

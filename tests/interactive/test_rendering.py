@@ -113,7 +113,7 @@ def test_a_tool_view_falls_back_and_reports_a_failing_renderer_once() -> None:
 
 def test_result_text_strips_control_codes_and_names_images() -> None:
     data = {"content": [{"type": "text", "text": "\x1b[31mred\x1b[0m\r\nok\x07"}]}
-    assert result_text(data) == "red\nok"
+    assert result_text(data) == "red\nok\u2407"  # the bell shown as its control picture
 
 
 def test_token_counts_are_formatted_like_pi() -> None:

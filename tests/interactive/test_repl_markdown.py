@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pi_core.testing import chat_stream
-from tests.interactive.conftest import Screen, wait_for_bytes
+from tests.interactive.conftest import Screen
 
 PARAGRAPHS = "First paragraph of the answer.\n\n"
 REST = (
@@ -72,7 +72,7 @@ def test_a_link_shows_its_url_as_text_and_never_escape_fragments(screen: Screen)
     raw = screen.home / "raw.bin"
     screen.start()
     screen.ready()
-    screen.pipe_raw(raw)
+    screen.record_output(raw)
     screen.type("links")
     screen.keys("Enter")
     answer.wait_paused()
@@ -91,12 +91,14 @@ def test_a_terminal_that_shows_links_gets_osc_8_as_well_as_the_url(screen: Scree
     raw = screen.home / "raw.bin"
     screen.start(env={"TMUX": "", "TERM_PROGRAM": "kitty"})
     screen.ready()
-    screen.pipe_raw(raw)
+    screen.record_output(raw)
     screen.type("links")
     screen.keys("Enter")
     assert "See the docs (https://example.com/docs)." in screen.wait_for("docs).")
     link = b"\x1b]8;id="
-    wait_for_bytes(raw, lambda data: link in data and b";https://example.com/docs\x1b\\" in data)
+    screen.wait_for_output(
+        raw, lambda data: link in data and b";https://example.com/docs\x1b\\" in data
+    )
 
 
 def test_a_multi_line_user_message_is_shown_as_lines(screen: Screen) -> None:

@@ -142,7 +142,7 @@ def test_show_images_writes_terminal_show_images_and_stops_inline_images(
     with_image(screen)
     raw = tmp_path / "raw.out"
     screen.start(env=ITERM)
-    screen.record(raw)
+    screen.record_output(raw)
     screen.ready()
     read_the_image(screen, 1)
     screen.wait_for(lambda s: INLINE + b"width=60;" in raw.read_bytes())
@@ -166,7 +166,7 @@ def test_show_images_false_at_start_prints_the_image_line_only(
     set_settings(screen, terminal={"showImages": False})
     raw = tmp_path / "raw.out"
     screen.start(env=ITERM)
-    screen.record(raw)
+    screen.record_output(raw)
     screen.ready()
     read_the_image(screen, 1)
     screen.wait_for("[image: image/png")
@@ -178,7 +178,7 @@ def test_image_width_sets_the_inline_width(screen: Screen, tmp_path: Path) -> No
     set_settings(screen, terminal={"imageWidthCells": 80})
     raw = tmp_path / "raw.out"
     screen.start(env=ITERM)
-    screen.record(raw)
+    screen.record_output(raw)
     screen.ready()
     read_the_image(screen, 1)
     screen.wait_for(lambda s: INLINE + b"width=80;" in raw.read_bytes())

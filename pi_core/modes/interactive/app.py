@@ -74,6 +74,7 @@ from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
 from pi_core.modes.interactive.working import WorkingIndicator
+from pi_core.terminal_text import sanitize
 
 FRAME_SECONDS = 1 / 30
 RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
@@ -709,7 +710,7 @@ class InteractiveApp:
     def set_title(self, title: str) -> None:
         """The terminal window's title."""
         if self.theme.color:
-            self.write_raw(f"\x1b]0;{title}\x07")
+            self.write_raw(f"\x1b]0;{sanitize(title).replace(chr(10), ' ')}\x07")
 
     def update_title(self) -> None:
         """`π - name - folder`, as pi does."""

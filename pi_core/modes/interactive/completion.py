@@ -12,6 +12,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from pi_core.modes.interactive.files import FileIndex, search
+from pi_core.terminal_text import sanitize
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,8 @@ class EditorCompleter(Completer):
     ) -> Iterable[Completion]:
         """Yield completions for the text before the cursor (a failing source yields none)."""
         try:
-            yield from self._complete(document, complete_event)
+            for found in self._complete(document, complete_event):
+                yield _shown_clean(found)
         except Exception:
             return
 
@@ -124,3 +126,13 @@ class EditorCompleter(Completer):
                 continue
             suffix = "/" if (base / name).is_dir() else ""
             yield Completion(name[len(prefix) :] + suffix, start_position=0, display=name + suffix)
+
+
+def _shown_clean(found: Completion) -> Completion:
+    """The completion with what the menu shows cleaned (file names can hold control characters);
+    the text inserted stays exact."""
+    display, meta = found.display_text, found.display_meta_text
+    if sanitize(display) == display and sanitize(meta) == meta:
+        return found
+    return Completion(found.text, found.start_position, display=sanitize(display),
+                      display_meta=sanitize(meta))  # fmt: skip

@@ -9,6 +9,8 @@ from typing import Any
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from pi_core.terminal_text import sanitize
+
 
 @dataclass
 class Dialog:
@@ -51,16 +53,16 @@ class Dialog:
 
     def view(self, now: float) -> StyleAndTextTuples:
         """The dialog's text (the input buffer is drawn by its own window below this)."""
-        title = self.title
+        title = sanitize(self.title)  # a plugin's words
         if self.deadline is not None:
             title += f" ({max(0, int(self.deadline - now + 0.999))}s)"
         lines: StyleAndTextTuples = [("class:dialog.title", title), ("", "\n")]
         if self.message:
-            lines += [("", self.message), ("", "\n")]
+            lines += [("", sanitize(self.message)), ("", "\n")]
         for index, option in enumerate(self.options):
             marker = "→ " if index == self.selected else "  "
             style = "class:dialog.selected" if index == self.selected else ""
-            lines += [(style, marker + option), ("", "\n")]
+            lines += [(style, marker + sanitize(option)), ("", "\n")]
         hint = ("↑↓ navigate  enter select  escape cancel" if self.kind == "select"
                 else "enter submit  escape cancel" if self.kind == "input"
                 else "enter submit  ctrl+j newline  escape cancel")  # fmt: skip

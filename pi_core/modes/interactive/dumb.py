@@ -15,6 +15,7 @@ from pi_core.events.agent import (
 from pi_core.messages.llm import AssistantMessage
 from pi_core.modes.interactive.tool_views import result_text
 from pi_core.modes.interactive.transcript import args_preview
+from pi_core.terminal_text import incomplete_tail, sanitize
 
 PROMPT = "> "
 
@@ -29,8 +30,8 @@ class DumbRepl:
         session.subscribe(self.on_event)
 
     def write(self, text: str) -> None:
-        """Write and flush."""
-        self.out.write(text)
+        """Write (cleaned: no control character reaches the terminal) and flush."""
+        self.out.write(sanitize(text))
         self.out.flush()
 
     def on_event(self, event: Any) -> None:
@@ -38,7 +39,7 @@ class DumbRepl:
         if isinstance(event, MessageUpdateEvent) and isinstance(event.message, AssistantMessage):
             self._print_new_text(event.message)
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
-            self._print_new_text(event.message)
+            self._print_new_text(event.message, final=True)
             self._printed = {}
             message = event.message
             if message.stop_reason == "error":
@@ -56,15 +57,17 @@ class DumbRepl:
             label = "error" if event.is_error else "result"
             self.write(f"[{label}] {shown}{more}\n")
 
-    def _print_new_text(self, message: AssistantMessage) -> None:
+    def _print_new_text(self, message: AssistantMessage, final: bool = False) -> None:
         from pi_core.messages.content import TextContent
 
         for index, block in enumerate(message.content):
             if isinstance(block, TextContent):
                 done = self._printed.get(index, 0)
-                if len(block.text) > done:
-                    self.write(block.text[done:])
-                    self._printed[index] = len(block.text)
+                # an escape sequence cut by the stream waits for its end, to be removed whole
+                ready = len(block.text) if final else incomplete_tail(block.text)
+                if ready > done:
+                    self.write(block.text[done:ready])
+                    self._printed[index] = ready
 
     async def run(self, first_prompt: str | None, images: Any = None) -> int:
         """Loop until end of input or `/quit`."""

@@ -33,6 +33,7 @@ from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_core.modes.interactive.footer import git_branch, home_relative
 from pi_core.modes.interactive.keys import DOUBLE_PRESS_SECONDS
+from pi_core.terminal_text import sanitize
 
 
 class EarlyEditor:
@@ -92,7 +93,7 @@ class EarlyEditor:
         if branch:
             place += f" ({branch})"
         state = "starting… (keys are kept until it is ready)" if self.held else "starting…"
-        return [("", place), ("", "\n"), ("fg:ansibrightblack", state)]
+        return [("", sanitize(place)), ("", "\n"), ("fg:ansibrightblack", state)]
 
     def _keys(self) -> KeyBindings:
         kb = KeyBindings()

@@ -8,6 +8,8 @@ from typing import Any
 
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 
+from pi_core.terminal_text import sanitize
+
 
 def format_tokens(count: int) -> str:
     """1234 → 1.2k, 123456 → 123k, 1234567 → 1.2M (pi's footer format)."""
@@ -74,6 +76,7 @@ def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAnd
         place += f" ({branch})"
     if session.session_name:
         place += f" • {session.session_name}"
+    place = sanitize(place)  # folder, branch and name can all hold control characters
     tokens, cost = all_branches_usage(session.session_manager)
     left: list[tuple[str, str]] = []
     for label, key in (("↑", "input"), ("↓", "output"), ("R", "cacheRead"), ("W", "cacheWrite")):
@@ -104,7 +107,7 @@ def footer_lines(session: Any, statuses: dict[str, str], width: int) -> StyleAnd
     lines += left
     lines.append(("class:footer", " " * gap + right))
     if statuses:
-        joined = "  ".join(" ".join(statuses[key].split()) for key in sorted(statuses))
+        joined = "  ".join(" ".join(sanitize(statuses[key]).split()) for key in sorted(statuses))
         lines += [("", "\n"), ("class:footer", _cut(joined, width))]
     return lines
 

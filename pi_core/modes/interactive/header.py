@@ -10,6 +10,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from pi_core._version import __version__
+from pi_core.modes.interactive.rendering import untrusted
 
 HINTS = "escape interrupt · ctrl+c/ctrl+d clear/exit · / commands · ! bash · ctrl+o more"
 
@@ -94,10 +95,8 @@ def custom_block(factory: Any, expanded: bool) -> Any:
         return Text(f"Warning: plugin header failed ({type(error).__name__}: {error})",
                     style="yellow")  # fmt: skip
     if isinstance(drawn, list):
-        return Text.from_ansi("\n".join(str(line) for line in drawn))
-    if isinstance(drawn, str):
-        return Text.from_ansi(drawn)
-    return drawn
+        return untrusted([str(line) for line in drawn])
+    return untrusted(drawn)
 
 
 def _short(path: str) -> str:

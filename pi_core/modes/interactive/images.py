@@ -9,6 +9,8 @@ import os
 import struct
 from collections.abc import Mapping
 
+from pi_core.terminal_text import sanitize
+
 IMAGE_WIDTH_CELLS = 60
 _KITTY_CHUNK = 4096
 
@@ -68,6 +70,7 @@ def decode(data: str) -> bytes:
 def placeholder(mime_type: str, data: str) -> str:
     """`[image: image/png, 800x600]` (without the size when the header is unreadable)."""
     size = image_size(decode(data)[:65536])
+    mime_type = sanitize(mime_type)  # printed as it is, not through rich
     return f"[image: {mime_type}, {size[0]}x{size[1]}]" if size else f"[image: {mime_type}]"
 
 
@@ -88,6 +91,10 @@ def inline_image(
 ) -> str | None:
     """The escape codes that draw the image `width` cells wide (None when this terminal or
     format cannot)."""
+    if protocol is None:
+        return None
+    # encoded again: data from a tool could end the sequence early and start one of its own
+    data = base64.b64encode(decode(data)).decode("ascii")
     if protocol == "iterm":
         return f"\x1b]1337;File=inline=1;width={width};preserveAspectRatio=1:{data}\x07"
     if protocol == "kitty" and mime_type == "image/png":  # kitty decodes PNG itself

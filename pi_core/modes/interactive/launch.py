@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pi_core.modes.run_options import RunOptions
+from pi_core.terminal_text import for_stream
 
 # What the start imports after the editor is up, in the order it needs them. Importing them on a
 # thread while the editor takes keys is what makes the editor usable early; the loop then finds
@@ -121,7 +122,7 @@ async def run_editor_first(
             if early.quit:
                 load.cancel()
             draft = await early.hand_over()
-        sys.stderr.write(captured.getvalue())
+        sys.stderr.write(for_stream(captured.getvalue(), sys.stderr))  # plugin words, file names
         sys.stderr.flush()
         if early.quit:
             return 0

@@ -10,26 +10,61 @@ import re
 import time
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 
 from pi_core.modes.interactive.markdown_view import MarkdownOptions, MarkdownView
+from pi_core.terminal_text import sanitize
 
 MAX_LIVE_SOURCE = 4_000  # longest unfinished block rendered each frame
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _MAY_CONTINUE = frozenset(" \t-*+0123456789")
 _CONTINUES = re.compile(r"^(\s|[-*+]\s|\d{1,9}[.)]\s)")  # a list item or its continuation
-_OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
 
 def strip_ansi(text: str) -> str:
-    """Remove escape sequences (for the dumb terminal and for tests)."""
+    """Remove the CSI and OSC sequences of rendered output (for tests; untrusted text goes
+    through `pi_core.terminal_text.sanitize`)."""
     return _ANSI.sub("", text)
 
 
+class Sanitized:
+    """A renderable drawn with every segment's text (and link) cleaned by `sanitize`: only rich
+    itself emits escape codes (colours, styles, hyperlinks), whatever the text held."""
+
+    def __init__(self, renderable: Any) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        """The inner renderable's segments, cleaned; control segments are dropped."""
+        for segment in console.render(self.renderable, options):
+            if segment.control:
+                continue
+            style = segment.style
+            if style is not None and style.link and sanitize(style.link) != style.link:
+                style = style + Style(link=sanitize(style.link))
+            yield Segment(sanitize(segment.text), style)
+
+
+def untrusted(value: Any) -> Any:
+    """A plugin's drawing as a renderable: a string is read as ANSI text (its colours kept,
+    every other sequence removed), a list of strings as its lines, anything else as it is."""
+    if isinstance(value, list | tuple) and all(isinstance(line, str) for line in value):
+        value = "\n".join(value)
+    if isinstance(value, str):
+        return Text.from_ansi(sanitize(value, keep_colors=True))
+    return value
+
+
 def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
-    """Render a rich renderable (or a str, as plain text) to ANSI text without a final newline."""
+    """Render a rich renderable (or a str, as ANSI text) to ANSI text without a final newline.
+
+    Text inside is untrusted: it goes through `Sanitized`, so the output holds no escape code
+    but rich's own.
+    """
     console = Console(
         file=io.StringIO(),
         width=max(20, width),
@@ -40,9 +75,7 @@ def render_ansi(renderable: Any, width: int, *, color: bool = True) -> str:
         highlight=False,
         no_color=not color,
     )
-    if isinstance(renderable, str):
-        renderable = Text(renderable)
-    console.print(renderable, end="")
+    console.print(Sanitized(untrusted(renderable)), end="")
     output = console.file.getvalue()  # type: ignore[attr-defined]
     return str(output).rstrip("\n")
 
@@ -56,9 +89,7 @@ def ansi_fragments(text: str) -> list[tuple[str, str]]:
     """
     from prompt_toolkit.formatted_text import ANSI, to_formatted_text
 
-    # prompt_toolkit's parser knows only CSI: an OSC (a link) would show as text, so it is
-    # passed through as a zero-width escape instead
-    text = _OSC.sub(lambda match: "\x01" + match.group(0) + "\x02", text)
+    text = sanitize(text, keep_colors=True)  # ANSI passes `\001…\002` to the terminal raw
     runs: list[tuple[str, str]] = []
     style = ""
     chars: list[str] = []
@@ -74,11 +105,12 @@ def ansi_fragments(text: str) -> list[tuple[str, str]]:
 
 
 def markdown(text: str, *, style: str = "", options: MarkdownOptions | None = None) -> MarkdownView:
-    """The markdown renderable used for messages, laid out as pi does (see markdown_view)."""
+    """The markdown renderable used for messages, laid out as pi does (see markdown_view); the
+    source is cleaned first, so whole escape sequences go, not just their escape bytes."""
     chosen = options or MarkdownOptions()
     if style:
         chosen = dataclasses.replace(chosen, style=style)
-    return MarkdownView(text, chosen)
+    return MarkdownView(sanitize(text), chosen)
 
 
 def warm_up() -> None:

@@ -11,15 +11,15 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-from rich.cells import cell_len
 from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
 
 from pi_core.messages.content import ImageContent, TextContent
 from pi_core.modes.interactive.images import placeholder
-from pi_core.modes.interactive.rendering import render_ansi, strip_ansi
+from pi_core.modes.interactive.rendering import render_ansi, untrusted
 from pi_core.modes.interactive.theme import Theme
+from pi_core.terminal_text import sanitize, screen_rows
 
 ToolState = Literal["pending", "running", "success", "error"]
 COLLAPSED_LINES = 10
@@ -101,11 +101,12 @@ class ToolView:
         if method is None or hook in self._failed_hooks:
             return None
         try:
-            return method(*args)
+            drawn = method(*args)
         except Exception as error:
             self._failed_hooks.add(hook)
             self.on_render_error(f"{self.name}.{hook}", error)
             return None
+        return untrusted(drawn) if drawn is not None else None
 
     def _header(self) -> Any:
         custom = self._hook("render_call", self.args, self.theme)
@@ -117,7 +118,7 @@ class ToolView:
                 shown = json.dumps(self.args, ensure_ascii=False)
             except (TypeError, ValueError):
                 shown = str(self.args)
-            header.append(" " + _one_line(shown, 200), style="dim")
+            header.append(" " + _one_line(sanitize(shown), 200), style="dim")
         return header
 
     def _body(self, expanded: bool, width: int) -> Any:
@@ -150,20 +151,6 @@ def default_result_view(output: str, expanded: bool, is_error: bool, width: int 
     if len(shown) < len(rows):
         text.append(f"\n... ({len(rows) - len(shown)} more lines, ctrl+o to expand)", style="dim")
     return text
-
-
-def screen_rows(lines: list[str], width: int) -> list[str]:
-    """`lines` as the rows they take on a screen `width` columns wide (words kept whole)."""
-    from rich.console import Console
-
-    console = Console(width=width, emoji=False, highlight=False)
-    rows: list[str] = []
-    for line in lines:
-        if cell_len(line) <= width:
-            rows.append(line)
-        else:
-            rows += [row.plain.rstrip() for row in Text(line).wrap(console, width)]
-    return rows
 
 
 def result_text(result: Any) -> str:
@@ -203,8 +190,7 @@ def result_images(result: Any) -> list[tuple[str, str]]:
 
 
 def _printable(text: str) -> str:
-    cleaned = strip_ansi(text).replace("\r\n", "\n").replace("\r", "")
-    return "".join(ch for ch in cleaned if ch in "\n\t" or ch >= " ").replace("\t", "    ")
+    return sanitize(text).replace("\t", "    ")
 
 
 def _as_tool_result(result: Any) -> Any:

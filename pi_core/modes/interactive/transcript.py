@@ -27,6 +27,7 @@ from pi_core.modes.interactive.markdown_view import MarkdownOptions
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.tool_views import ToolView, result_images
+from pi_core.terminal_text import sanitize
 
 
 class Transcript:
@@ -88,6 +89,7 @@ class Transcript:
 
     def status(self, text: str, style: str = "dim") -> None:
         """A one-line status (red errors and yellow warnings get a blank line before them)."""
+        text = sanitize(text)  # before rich, which drops a BEL and would split a sequence
         prefix = "\n" if style in ("red", "yellow") else ""
         width = max(len(line) for line in text.split("\n")) + 1  # the terminal wraps, not rich
         self.emit(prefix + render_ansi(Text(text, style=style), width, color=self.theme.color))
@@ -131,6 +133,7 @@ class Transcript:
 
     def labelled(self, label: str, summary: str, body: str, width: int) -> None:
         """A `[label]` block: one line collapsed, the markdown body expanded."""
+        label, summary = sanitize(label), sanitize(summary)
         head = Text(f"[{label}] ", style=self.theme.style("customMessageLabel"))
         if self.expanded:
             head.append(summary, style="bold")
@@ -161,9 +164,10 @@ class Transcript:
     def bash_result(self, message: BashExecutionMessage, width: int) -> None:
         """A `!` / `!!` command and its output (last lines unless expanded)."""
         style = self.theme.style("bashMode") if not message.exclude_from_context else "dim"
-        lines = message.output.rstrip("\n").split("\n") if message.output.strip() else []
+        output = sanitize(message.output)
+        lines = output.rstrip("\n").split("\n") if output.strip() else []
         shown = lines if self.expanded else lines[-20:]
-        parts: list[Any] = [Text(f"$ {message.command}", style=f"bold {style}")]
+        parts: list[Any] = [Text(f"$ {sanitize(message.command)}", style=f"bold {style}")]
         if len(shown) < len(lines):
             parts.append(Text(f"... {len(lines) - len(shown)} more lines (ctrl+o to expand)",
                               style="dim"))  # fmt: skip

@@ -10,6 +10,7 @@ from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 from pi_core.modes.interactive.dialogs import Dialog
+from pi_core.terminal_text import sanitize
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp
@@ -25,6 +26,10 @@ class Row:
     text: str
     style: str = ""
     search_text: str = ""
+
+    def __post_init__(self) -> None:
+        # names, first messages and labels come from files and plugins
+        self.text = sanitize(self.text)
 
 
 @dataclass

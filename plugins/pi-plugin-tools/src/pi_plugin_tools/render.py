@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel
 
 from pi_core.messages import ImageContent, TextContent
+from pi_core.terminal_text import sanitize
 from pi_core.tools import TruncationResult
 from pi_plugin_tools.paths import shorten_path
 from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, format_size
@@ -19,8 +20,7 @@ if TYPE_CHECKING:
 
 DetailsT = TypeVar("DetailsT", bound=BaseModel)
 
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufff9-\ufffb]")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+_ANNOTATION = re.compile("[\ufff9-\ufffb]")  # interlinear annotation marks: invisible
 
 DEFAULT_STYLES: dict[str, str] = {
     "toolTitle": "bold",
@@ -85,11 +85,12 @@ def path_label(path: Any) -> str:
 
 
 def text_output(result: ToolResult) -> str:
-    """Return the result's text for display: ANSI and control characters removed, images named."""
+    """Return the result's text for display, cleaned by `sanitize` (no escape sequence or control
+    character reaches the terminal), images named."""
     parts: list[str] = []
     for block in result.content:
         if isinstance(block, TextContent):
-            parts.append(_CONTROL.sub("", _ANSI.sub("", block.text)).replace("\r", ""))
+            parts.append(_ANNOTATION.sub("", sanitize(block.text)))
         elif isinstance(block, ImageContent):
             parts.append(f"[image: {block.mime_type}]")
     return "\n".join(parts)
@@ -110,7 +111,7 @@ def tail_lines(
     lines are the screen rows the text wraps to (as pi counts them)."""
     lines = text.split("\n")
     if width and not expanded:
-        from pi_core.modes.interactive.tool_views import screen_rows
+        from pi_core.terminal_text import screen_rows
 
         lines = screen_rows(lines, width)
     if expanded or len(lines) <= max_lines:
