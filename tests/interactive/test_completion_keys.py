@@ -58,8 +58,5 @@ def test_enter_right_after_a_command_name_takes_the_command(tmp_path: Path) -> N
     recorder, buffer = drive("/sess\r", tmp_path)
     assert recorder.calls == [("submit", "/session")]
     assert buffer.text == ""
-
-
-def test_a_name_nothing_matches_is_sent_as_typed(tmp_path: Path) -> None:
-    recorder, _ = drive("/zzqq\r", tmp_path)
+    recorder, _ = drive("/zzqq\r", tmp_path)  # a name nothing matches is sent as typed
     assert recorder.calls == [("submit", "/zzqq")]
