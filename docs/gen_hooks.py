@@ -80,6 +80,16 @@ bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), acti
 `unregister_tool(name)` takes it away again. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.
+
+`ctx.ui` is the user interface; `ctx.has_ui` says whether there is one. Dialogs (`select`,
+`confirm`, `input`, `editor`, `custom`) are awaited; the rest return at once: `notify`,
+`set_status`, `set_widget` (lines, or a component factory), `set_working_message`,
+`set_working_visible`, `set_working_indicator`, `set_hidden_thinking_label`, `set_header`,
+`set_footer`, `set_title`, `set_editor_text` / `get_editor_text` / `paste_to_editor`,
+`set_editor_component` / `get_editor_component`, `on_terminal_input`,
+`add_autocomplete_provider`, `theme` / `get_all_themes` / `get_theme` / `set_theme`,
+`get_tools_expanded` / `set_tools_expanded`. What each does in the REPL, and what is left of
+them in print and RPC mode, is in [repl.md](repl.md#plugins-ctxui).
 """
 
 
