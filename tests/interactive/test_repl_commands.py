@@ -71,6 +71,8 @@ def test_hotkeys_lists_keys_and_plugin_shortcuts(screen: Screen) -> None:
     screen.keys("Enter")
     shown = screen.wait_for("Keyboard shortcuts")
     assert "alt+enter" in shown and "queue a follow-up message" in shown
+    # the file of the agent folder in use (PI_CODING_AGENT_DIR), not ~/.pi/agent's
+    assert "Keyboard shortcuts (~/agent/keybindings.json)" in shown  # HOME is the test folder
 
 
 def test_quit_exits(screen: Screen) -> None:

@@ -61,7 +61,11 @@ async def _hotkeys(app: InteractiveApp, args: str) -> None:
         rows.append((shortcut.key, f"{shortcut.description or ''} [{shortcut.plugin}]"))
     width = max(len(key) for key, _ in rows)
     text = "\n".join(f"  {key.ljust(width)}  {what}" for key, what in rows)
-    app.transcript.status("Keyboard shortcuts (~/.pi/agent/keybindings.json)\n" + text, "")
+    from pi_core.config.paths import agent_dir
+    from pi_core.modes.interactive.footer import home_relative
+
+    where = home_relative(str(agent_dir() / "keybindings.json"))
+    app.transcript.status(f"Keyboard shortcuts ({where})\n" + text, "")
 
 
 async def _login(app: InteractiveApp, args: str) -> None:
