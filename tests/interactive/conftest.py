@@ -35,8 +35,20 @@ class Screen:
                               text=True, timeout=10)  # fmt: skip
         return done.stdout
 
-    def start(self, *args: str, env: dict[str, str] | None = None, width: int = 100) -> None:
-        """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends."""
+    def start(
+        self,
+        *args: str,
+        env: dict[str, str] | None = None,
+        width: int = 100,
+        raw: Path | None = None,
+        tmux_options: tuple[tuple[str, str], ...] = (),
+    ) -> None:
+        """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends.
+
+        With `raw`, every byte pi writes to the pane is copied to that file (`tmux pipe-pane`),
+        from its first byte on: the pane waits for the copy to be set up before it starts pi.
+        `tmux_options` are global tmux options set before pi starts (`extended-keys`, `on`).
+        """
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
                      "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
@@ -46,7 +58,15 @@ class Screen:
         script = (
             f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
         )
+        gate = self.home / f"pane-go-{uuid.uuid4().hex[:8]}"
+        if raw is not None or tmux_options:
+            script = f"while [ ! -e {shlex.quote(str(gate))} ]; do sleep 0.01; done; {script}"
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
+        for name, value in tmux_options:
+            self._tmux("set-option", "-g", name, value)
+        if raw is not None:
+            self._tmux("pipe-pane", "-o", f"cat >> {shlex.quote(str(raw))}")
+        gate.touch()
 
     def start_in_shell(self, *args: str) -> None:
         """Start an interactive bash (job control, as a user has) and run `pi args…` in it."""
@@ -57,6 +77,10 @@ class Screen:
         self.wait_for("$ ")
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
         self.keys("Enter")
+
+    def resize(self, width: int, height: int = 40) -> None:
+        """Resize the window (pi gets SIGWINCH)."""
+        self._tmux("resize-window", "-x", str(width), "-y", str(height))
 
     def text(self) -> str:
         """The pane's text (history included)."""

@@ -44,6 +44,7 @@ from prompt_toolkit.widgets import SearchToolbar
 from pi_core.agent_session.session_events import (
     QueueUpdateEvent,
 )
+from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.default_keys import emacs_key_bindings
@@ -53,7 +54,10 @@ from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
+from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.progress import TerminalProgress
+from pi_core.modes.interactive.relayout import LayoutWatch, relayout
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
@@ -117,6 +121,9 @@ class InteractiveApp:
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
         self.keymap = Keymap()
+        self.keyboard = KeyboardProtocol(self.write)
+        self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
+        self.layout_watch = LayoutWatch()
         self.app: Application[int] = _Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
@@ -124,6 +131,7 @@ class InteractiveApp:
                     self._dynamic_keys(),
                     self._dialog_keys(),
                     dialog_own_keys(self),
+                    self.keyboard.key_bindings(),
                 ]
             ),
             style=DynamicStyle(lambda: prompt_style(self.theme)),
@@ -137,6 +145,7 @@ class InteractiveApp:
             erase_when_done=False,
         )
         self.app.drain = self.drain  # type: ignore[method-assign]
+        self.app.keyboard = self.keyboard  # type: ignore[attr-defined]
         self._redraw_start = 0.0
         self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
         self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
@@ -477,26 +486,7 @@ class InteractiveApp:
         if self.session.is_streaming or self.session.compaction.is_compacting:
             self.transcript.reprint_recent(self._columns())
             return
-        self.spawn(self._replay(), "replay")
-
-    async def _replay(self) -> None:
-        from pi_core.modes.interactive.header import header
-
-        width = self._columns()
-        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error)
-        replay.expanded = self.transcript.expanded
-        replay.hide_thinking = self.transcript.hide_thinking
-        quiet = bool(self.session.settings.get_quiet_startup())
-        block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
-        if block is not None:
-            replay.emit(render_ansi(block, width, color=self.theme.color))
-        for message in self.session.messages:
-            replay.message(message, width)
-        pending, self.transcript.out = self.transcript.out, []
-        text = "\n".join([*replay.out, *pending]) + "\n"
-        self.transcript.recent_views = replay.recent_views
-        clear = "\x1b[2J\x1b[H\x1b[3J" if self.theme.color else ""
-        await run_in_terminal(functools.partial(self.write, clear + text))
+        self.layout_watch.request()  # the frame timer prints the chat again
 
     def dequeue(self, quiet: bool = False) -> None:
         """Alt+Up: queued messages back into the editor, before what is there."""
@@ -535,7 +525,18 @@ class InteractiveApp:
             finally:
                 os.unlink(path)
 
-        self.spawn(run_in_terminal(run, in_executor=True), "external editor")
+        async def edit() -> None:
+            self.keyboard.stop()  # the editor gets the terminal's plain key codes
+            try:
+                await run_in_terminal(run, in_executor=True)
+            finally:
+                self.keyboard.start()
+
+        self.spawn(edit(), "external editor")
+
+    def paste_image(self) -> None:
+        """Ctrl+V: the clipboard's image saved to a file, its path inserted (as pi does)."""
+        self.spawn(paste_clipboard_image(self.buffer.insert_text), "paste image")
 
     def paste(self, text: str) -> str:
         """What a paste inserts (a marker when large)."""
@@ -559,6 +560,7 @@ class InteractiveApp:
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
         handle_event(self, event)
+        self.progress.on_event(event)
 
     def run_user_bash(self, text: str) -> None:
         """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
@@ -659,10 +661,15 @@ class InteractiveApp:
         if terminal_busy():
             await run_in_terminal(functools.partial(self.write, text))  # redraws after
             return
-        app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
-        self.write(text)
-        app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
-        app._redraw()
+        with self._one_frame():
+            app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
+            self.write(text)
+            app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
+            app._redraw()
+
+    def _one_frame(self) -> Any:
+        """Output that the terminal shows at once (synchronized output, DEC mode 2026)."""
+        return self.output.synchronized() if self.output is not None else contextlib.nullcontext()
 
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""
@@ -719,6 +726,9 @@ class InteractiveApp:
                 continue
             frame_end = time.perf_counter() + FRAME_SECONDS
             width = self._columns()
+            if self.layout_watch.due(width) and self.app.is_running and not self.dialog:
+                await relayout(self, width)  # the width changed (or clearOnShrink): as pi does
+                self.layout_watch.done(width)
             while self.transcript.advance(
                 width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
             ):
@@ -745,6 +755,16 @@ class InteractiveApp:
     def _redraw_done(self, _: Any) -> None:
         took = time.perf_counter() - self._redraw_start
         self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
+        if self.session.settings.get_clear_on_shrink():
+            self._watch_shrink()
+
+    def _watch_shrink(self) -> None:
+        screen = self.app.renderer.last_rendered_screen
+        if screen is None or self.dialog is not None:
+            return
+        size = self.app.output.get_size()
+        needed = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
+        self.layout_watch.rendered(screen.height, needed)
 
     # --- run ------------------------------------------------------------------------------
 
@@ -762,6 +782,8 @@ class InteractiveApp:
         # markdown-it, rich.markdown and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
         loop.call_later(0.2, _start_warm_up)
+        # asked once the terminal is in raw mode (which pre_run callables come just before)
+        self.app.pre_run_callables.append(lambda: _soon(loop, self.keyboard.start))
         if first_prompt:
 
             async def send_all() -> None:
@@ -777,6 +799,9 @@ class InteractiveApp:
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
+            self.keyboard.stop()
+            if self.progress.shown:
+                self.progress.stop()
             self.drain()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGTERM)
@@ -859,11 +884,28 @@ class _Application(Application[int]):
         if not hasattr(signal, "SIGTSTP"):
             return
 
+        keyboard = getattr(self, "keyboard", None)
+
         def run() -> None:
             self.drain()
             os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
 
-        run_in_terminal(run)
+        if keyboard is None:
+            run_in_terminal(run)
+            return
+
+        async def suspend() -> None:
+            keyboard.stop()  # the shell gets the terminal's plain key codes
+            try:
+                await run_in_terminal(run)
+            finally:
+                keyboard.start()
+
+        self.create_background_task(suspend())
+
+
+def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    loop.call_soon(callback)
 
 
 def _start_warm_up() -> None:

@@ -23,6 +23,7 @@ from pi_core.messages.agent import (
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
 from pi_core.modes.interactive.images import image_lines, inline_protocol
+from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.tool_views import ToolView, result_images
@@ -63,7 +64,7 @@ class Transcript:
     def take_out(self, limit: int | None = None) -> str:
         """Remove and return the queued lines (with a final newline); with a `limit`, only the
         first lines up to about that many characters (at least one line), the rest stays."""
-        text = "\n".join(self.out) + "\n" if self.out else ""
+        text = trim_padding("\n".join(self.out)) + "\n" if self.out else ""
         self.out = []
         if limit is None or len(text) <= limit:
             return text
@@ -196,6 +197,15 @@ class Transcript:
             self.status(f"Error: {message.error_message or 'unknown error'}", "red")
         self._assistant = None
         self._commit_views(width)
+
+    def restart_stream(self) -> None:
+        """The chat was printed again: the streaming answer starts over from its first line
+        (what is queued for the scrollback is dropped with the old picture)."""
+        if self._assistant is not None:
+            self.out = []
+            self._block_index = 0
+            self._stream = None
+            self._thinking_note_shown = False
 
     def advance(self, width: int, final: bool = False, deadline: float | None = None) -> bool:
         """Move completed parts of the answer to the scrollback (called once per frame).
