@@ -65,7 +65,7 @@ from pi_core.modes.interactive.session_events import (
     handle_event,
     run_user_bash,
 )
-from pi_core.modes.interactive.terminal_output import threaded_output
+from pi_core.modes.interactive.terminal_output import one_frame, threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.transcript import Transcript
@@ -661,15 +661,11 @@ class InteractiveApp:
         if terminal_busy():
             await run_in_terminal(functools.partial(self.write, text))  # redraws after
             return
-        with self._one_frame():
+        with one_frame(app.output):
             app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
             self.write(text)
             app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
             app._redraw()
-
-    def _one_frame(self) -> Any:
-        """Output that the terminal shows at once (synchronized output, DEC mode 2026)."""
-        return self.output.synchronized() if self.output is not None else contextlib.nullcontext()
 
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""

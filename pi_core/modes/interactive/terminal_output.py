@@ -117,6 +117,13 @@ class ThreadedOutput(Vt100_Output):
             self.writer.write(END_SYNC)
 
 
+def one_frame(output: Any) -> contextlib.AbstractContextManager[None]:
+    """What is written inside shown at once where `output` is the REPL's own (a no-op else)."""
+    if isinstance(output, ThreadedOutput):
+        return output.synchronized()
+    return contextlib.nullcontext()
+
+
 def threaded_output(stdout: Any = None) -> ThreadedOutput | None:
     """A VT100 output for the terminal on `stdout` whose writes never block the event loop
     (None when `stdout` is not a terminal: prompt_toolkit's own choice applies then)."""
