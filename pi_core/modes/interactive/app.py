@@ -145,7 +145,7 @@ class InteractiveApp:
             erase_when_done=False,
         )
         self.app.drain = self.drain  # type: ignore[method-assign]
-        self.app.keyboard = self.keyboard  # type: ignore[attr-defined]
+        self.app.keyboard = self.keyboard
         self._redraw_start = 0.0
         self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
         self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
@@ -735,6 +735,7 @@ class InteractiveApp:
             now = time.monotonic()
             allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
             if self.transcript.out and allowance != 0:
+                self.layout_watch.printed()
                 await self.print_above(self.transcript.take_out(allowance))
             elif (busy or self._dirty) and self.app.is_running:
                 if self.scrollback_hold.typing(now):
@@ -755,12 +756,9 @@ class InteractiveApp:
             self._watch_shrink()
 
     def _watch_shrink(self) -> None:
-        screen = self.app.renderer.last_rendered_screen
-        if screen is None or self.dialog is not None:
-            return
         size = self.app.output.get_size()
-        needed = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
-        self.layout_watch.rendered(screen.height, needed)
+        rows = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
+        self.layout_watch.rendered(rows)
 
     # --- run ------------------------------------------------------------------------------
 
@@ -835,6 +833,8 @@ class _Application(Application[int]):
     redraw that follows is skipped when nothing changed in between.
     """
 
+    keyboard: KeyboardProtocol | None = None  # the key codes asked of the terminal
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # prompt_toolkit adds these defaults below the app's own bindings (the app passes none)
@@ -880,7 +880,7 @@ class _Application(Application[int]):
         if not hasattr(signal, "SIGTSTP"):
             return
 
-        keyboard = getattr(self, "keyboard", None)
+        keyboard = self.keyboard
 
         def run() -> None:
             self.drain()

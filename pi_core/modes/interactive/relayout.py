@@ -9,14 +9,10 @@ width is gone with the scrollback), so nothing is shown twice.
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
-
-from prompt_toolkit.application import run_in_terminal
 
 from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.rendering import render_ansi
-from pi_core.modes.interactive.terminal_output import BEGIN_SYNC, END_SYNC
 from pi_core.modes.interactive.transcript import Transcript
 
 if TYPE_CHECKING:
@@ -44,26 +40,28 @@ def chat_text(app: InteractiveApp, width: int) -> str:
 
 
 async def relayout(app: InteractiveApp, width: int) -> None:
-    """Clear the screen and scrollback and print the chat again at `width`."""
+    """Clear the screen and scrollback and print the chat again at `width` (in raw mode, as
+    one synchronized frame with the redraw of the live region)."""
     text = chat_text(app, width)
     app.transcript.restart_stream()
     pending = app.transcript.take_out()  # queued lines that are not part of a message
     text = trim_padding("\n".join(part for part in (text, pending.rstrip("\n")) if part))
     clear = CLEAR_ALL if app.theme.color else ""
-    frame = BEGIN_SYNC + clear + text + "\n" + END_SYNC if app.theme.color else text + "\n"
-    await run_in_terminal(functools.partial(app.write, frame))
+    await app.print_above(clear + text + "\n")
 
 
 class LayoutWatch:
     """Decides when the chat must be laid out again: the terminal's width changed since the
-    last layout, or (with clearOnShrink) the live region left blank rows below itself."""
+    last layout, Ctrl+O asked for it, or (with clearOnShrink) the live region got shorter than
+    it was since lines were last printed above it, leaving blank rows below it."""
 
     def __init__(self) -> None:
         self.width: int | None = None
         self.requested = False
+        self._tallest = 0
 
     def request(self) -> None:
-        """Print the chat again on the next frame (Ctrl+O changed how it looks)."""
+        """Print the chat again on the next frame."""
         self.requested = True
 
     def due(self, width: int) -> bool:
@@ -76,9 +74,14 @@ class LayoutWatch:
         """The chat was just printed at `width`."""
         self.width = width
         self.requested = False
+        self._tallest = 0
 
-    def rendered(self, drawn_rows: int, needed_rows: int) -> None:
-        """After a redraw (clearOnShrink on): prompt_toolkit keeps the rows it drew once, so
-        more rows drawn than the layout needs are blank ones left by a shrink."""
-        if needed_rows < drawn_rows:
+    def printed(self) -> None:
+        """Lines went into the scrollback: the live region starts below them, as tall as it is."""
+        self._tallest = 0
+
+    def rendered(self, rows: int) -> None:
+        """The live region was drawn `rows` tall (watched with clearOnShrink on)."""
+        if rows < self._tallest:
             self.request()
+        self._tallest = max(self._tallest, rows)
