@@ -69,6 +69,8 @@ def test_lines_in_the_scrollback_are_not_padded_to_the_full_width(
     assert b"A short answer." in data
     assert not re.search(rb"A short answer\.(\x1b\[[0-9;]*m)* {3,}", data)
     assert not re.search(rb"summer(\x1b\[[0-9;]*m)* {3,}", data)  # a table row's end
+    assert b"loaded resources." in data  # the header, printed before the REPL starts
+    assert not re.search(rb"loaded resources\.(\x1b\[[0-9;]*m)* {3,}", data)
 
 
 def test_a_resize_mid_stream_shows_the_answer_once(screen: Screen, tmp_path: Path) -> None:

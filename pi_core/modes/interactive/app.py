@@ -56,6 +56,7 @@ from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_fi
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
 from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.progress import TerminalProgress
 from pi_core.modes.interactive.relayout import LayoutWatch, relayout
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
@@ -924,4 +925,4 @@ def _one_line(text: str, width: int) -> str:
 
 def print_block(renderable: Any, theme: Theme, width: int) -> None:
     """Print a rich renderable before the app starts (the header, a loaded session)."""
-    _write(render_ansi(renderable, width, color=theme.color) + "\n")
+    _write(trim_padding(render_ansi(renderable, width, color=theme.color)) + "\n")
