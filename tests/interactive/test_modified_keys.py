@@ -42,6 +42,11 @@ def test_shift_tab_and_ctrl_d_in_csi_u_form() -> None:
     assert recorder.names() == ["exit"]
 
 
+def test_a_shifted_character_in_xterm_form_is_typed() -> None:
+    _, buffer = drive("a\x1b[27;2;65~\x1b[27;2;33~b")
+    assert buffer.text == "aA!b"
+
+
 def test_the_answer_to_the_kitty_query_types_nothing() -> None:
     _, buffer = drive("a\x1b[?1ub")
     assert buffer.text == "ab"

@@ -4,15 +4,18 @@ Once the REPL asks for these codes (`keyboard_protocol.py`), the terminal sends 
 modifiers as `ESC [ code ; mods u` (kitty) or `ESC [ 27 ; mods ; code ~` (xterm), Ctrl+C and Esc
 included in some terminals. prompt_toolkit knows neither form, so each is mapped here to the key
 it would have been in the legacy encoding; Shift+Enter (a new line) and Shift+Ctrl+P (keys.py)
-keep their own meaning. The terminal's answer to the kitty query, `ESC [ ? flags u`, arrives as
-`KITTY_REPLY`, a key no keyboard sends.
+keep their own meaning; a shifted character sent in xterm's form is typed as that character.
+The terminal's answer to the kitty query, `ESC [ ? flags u`, arrives as `KITTY_REPLY`, a key no
+keyboard sends.
 """
 
 from __future__ import annotations
 
 import string
+from typing import Any
 
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
+from prompt_toolkit.input.vt100_parser import Vt100Parser
 from prompt_toolkit.keys import Keys
 
 KITTY_REPLY = Keys.F23
@@ -68,6 +71,23 @@ def install() -> None:
         ANSI_SEQUENCES.setdefault(f"\x1b[{code}u", _NAMED[code])
     for flags in range(32):
         ANSI_SEQUENCES.setdefault(f"\x1b[?{flags}u", KITTY_REPLY)
+    for code in range(33, 127):  # Shift+character in xterm's form: the character itself
+        ANSI_SEQUENCES.setdefault(f"\x1b[27;2;{code}~", chr(code))  # type: ignore[arg-type]
+    if not getattr(Vt100Parser, "_pi_types_characters", False):
+        Vt100Parser._call_handler = _typing_call_handler(Vt100Parser._call_handler)  # type: ignore[method-assign]
+        Vt100Parser._pi_types_characters = True  # type: ignore[attr-defined]
+
+
+def _typing_call_handler(call: Any) -> Any:
+    """prompt_toolkit hands a key its escape sequence as the text it types; a character
+    mapped from a sequence above types the character."""
+
+    def call_handler(parser: Vt100Parser, key: Any, insert_text: str) -> None:
+        if isinstance(key, str) and len(key) == 1 and insert_text.startswith("\x1b["):
+            insert_text = key
+        call(parser, key, insert_text)
+
+    return call_handler
 
 
 install()
