@@ -42,16 +42,21 @@ class Screen:
         width: int = 100,
         raw: Path | None = None,
         tmux_options: tuple[tuple[str, str], ...] = (),
+        in_tmux: bool = False,
     ) -> None:
         """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends.
 
         With `raw`, every byte pi writes to the pane is copied to that file (`tmux pipe-pane`),
         from its first byte on: the pane waits for the copy to be set up before it starts pi.
         `tmux_options` are global tmux options set before pi starts (`extended-keys`, `on`).
+        pi is not told it runs inside tmux (`$TMUX` empty) unless `in_tmux`: the test server's
+        tmux settings are not a user's.
         """
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
                      "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
+        if not in_tmux:
+            variables["TMUX"] = ""
         variables.update(env or {})
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         command = " ".join(shlex.quote(a) for a in (pi, *args))
@@ -72,7 +77,7 @@ class Screen:
         """Start an interactive bash (job control, as a user has) and run `pi args…` in it."""
         pi = str(Path(sys.executable).with_name("pi"))
         self._tmux("new-session", "-d", "-x", "100", "-y", "40", "-c", str(self.cwd),
-                   "env", f"HOME={self.home}", f"PI_CODING_AGENT_DIR={self.agent_dir}",
+                   "env", f"HOME={self.home}", f"PI_CODING_AGENT_DIR={self.agent_dir}", "TMUX=",
                    "PS1=$ ", "bash", "--norc", "--noprofile", "-i")  # fmt: skip
         self.wait_for("$ ")
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))

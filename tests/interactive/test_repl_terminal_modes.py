@@ -4,7 +4,9 @@ indicator; and Ctrl+V pasting an image from the clipboard."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
 import stat
 import struct
@@ -12,6 +14,7 @@ import time
 import zlib
 from pathlib import Path
 
+from pi_core.modes.interactive.tmux_keys import WARNING, tmux_keys_warning
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import WAIT_SECONDS, Screen, editor_lines
 
@@ -205,3 +208,20 @@ def test_ctrl_v_pastes_the_clipboard_image_as_a_file(screen: Screen, tmp_path: P
     screen.keys("Enter")
     screen.server.wait_for_requests(1)
     assert f"what is in {saved[0]}" in sent_text(screen)
+
+
+def test_inside_tmux_without_extended_keys_the_repl_warns(screen: Screen) -> None:
+    screen.start(in_tmux=True)
+    screen.ready()
+    screen.wait_for("Warning: tmux extended-keys is off, so Shift+Enter arrives as Enter.")
+
+
+def test_the_tmux_warning_follows_the_extended_keys_option(screen: Screen) -> None:
+    screen.start()
+    screen.ready()
+    socket = screen._tmux("display-message", "-p", "#{socket_path}").strip()
+    inside = {"TMUX": f"{socket},0,0", "PATH": os.environ["PATH"]}
+    assert asyncio.run(tmux_keys_warning(inside)) == WARNING
+    screen._tmux("set-option", "-g", "extended-keys", "on")
+    assert asyncio.run(tmux_keys_warning(inside)) is None
+    assert asyncio.run(tmux_keys_warning({"PATH": os.environ["PATH"]})) is None  # not in tmux

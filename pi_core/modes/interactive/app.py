@@ -69,6 +69,7 @@ from pi_core.modes.interactive.session_events import (
 from pi_core.modes.interactive.terminal_output import one_frame, threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
+from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
 from pi_core.modes.interactive.transcript import Transcript
 
 FRAME_SECONDS = 1 / 30
@@ -572,6 +573,9 @@ class InteractiveApp:
                                f"{error.event}: {error.error}", "red")  # fmt: skip
         self.invalidate()
 
+    def _warn(self, text: str) -> None:
+        self.transcript.status(f"Warning: {text}", "yellow")
+
     def report_render_error(self, what: str, error: BaseException) -> None:
         """A renderer raised: say so once; the plain view is shown instead."""
         self.transcript.status(
@@ -779,6 +783,7 @@ class InteractiveApp:
         loop.call_later(0.2, _start_warm_up)
         # asked once the terminal is in raw mode (which pre_run callables come just before)
         self.app.pre_run_callables.append(lambda: _soon(loop, self.keyboard.start))
+        self.spawn(warn_about_tmux_keys(self._warn), "tmux check")
         if first_prompt:
 
             async def send_all() -> None:
