@@ -42,10 +42,11 @@ def chat_text(app: InteractiveApp, width: int) -> str:
 async def relayout(app: InteractiveApp, width: int) -> None:
     """Clear the screen and scrollback and print the chat again at `width` (in raw mode, as
     one synchronized frame with the redraw of the live region)."""
-    text = chat_text(app, width)
+    text = trim_padding(chat_text(app, width))
     app.transcript.restart_stream()
-    pending = app.transcript.take_out()  # queued lines that are not part of a message
-    text = trim_padding("\n".join(part for part in (text, pending.rstrip("\n")) if part))
+    # lines still queued belong to a message (printed again above) or are a status line (not
+    # printed again, as the older ones are not): kept, they would show a message twice
+    app.transcript.take_out()
     clear = CLEAR_ALL if app.theme.color else ""
     await app.print_above(clear + text + "\n")
 
