@@ -42,7 +42,11 @@ def chat_text(app: InteractiveApp, width: int) -> str:
 async def relayout(app: InteractiveApp, width: int) -> None:
     """Clear the screen and scrollback and print the chat again at `width` (in raw mode, as
     one synchronized frame with the redraw of the live region)."""
-    text = trim_padding(chat_text(app, width))
+    try:
+        text = trim_padding(chat_text(app, width))
+    except Exception as error:  # the frame timer calls this: it must not end with an error
+        app.transcript.status(f"Error: the conversation could not be drawn again: {error}", "red")
+        return
     app.transcript.restart_stream()
     # lines still queued belong to a message (printed again above) or are a status line (not
     # printed again, as the older ones are not): kept, they would show a message twice

@@ -1,5 +1,6 @@
-"""Keys in kitty's CSI u and xterm's modifyOtherKeys forms reach the same bindings as their
-legacy codes; trailing padding leaves the scrollback's lines, visible spaces stay."""
+"""Without a terminal: keys in kitty's CSI u and xterm's modifyOtherKeys forms reach the same
+bindings as their legacy codes; trailing padding leaves the scrollback's lines while visible
+spaces stay; a redraw of the conversation that fails is reported."""
 
 from __future__ import annotations
 
@@ -59,3 +60,29 @@ def test_trailing_padding_goes_and_coloured_padding_stays() -> None:
     assert trim_padding(background) == background
     mixed = "abc   \x1b[48;5;3m  \x1b[0m   "
     assert trim_padding(mixed) == "abc   \x1b[48;5;3m  \x1b[0m"
+
+
+def test_a_redraw_that_fails_is_reported_and_leaves_the_screen_alone() -> None:
+    import asyncio
+    from types import SimpleNamespace
+
+    from pi_core.modes.interactive.relayout import relayout
+    from pi_core.modes.interactive.theme import Theme
+    from pi_core.modes.interactive.transcript import Transcript
+
+    def broken() -> bool:
+        raise RuntimeError("settings unreadable")
+
+    printed: list[str] = []
+
+    async def print_above(text: str) -> None:
+        printed.append(text)
+
+    transcript = Transcript(Theme(color=False), lambda name: None, lambda kind: None,
+                            lambda what, error: None)  # fmt: skip
+    app = SimpleNamespace(transcript=transcript, print_above=print_above, theme=Theme(color=False),
+                          session=SimpleNamespace(settings=SimpleNamespace(
+                              get_quiet_startup=broken)))  # fmt: skip
+    asyncio.run(relayout(app, 80))  # type: ignore[arg-type]
+    assert printed == []
+    assert "could not be drawn again: settings unreadable" in transcript.take_out()
