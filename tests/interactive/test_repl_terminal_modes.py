@@ -14,6 +14,8 @@ import time
 import zlib
 from pathlib import Path
 
+import pytest
+
 from pi_core.modes.interactive.tmux_keys import WARNING, tmux_keys_warning
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import WAIT_SECONDS, Screen, editor_lines
@@ -179,26 +181,31 @@ def png_bytes() -> bytes:
             + chunk(b"IEND", b""))  # fmt: skip
 
 
-def test_ctrl_v_pastes_the_clipboard_image_as_a_file(screen: Screen, tmp_path: Path) -> None:
+FAKE_CLIPBOARDS = {
+    # tool name: (its script's case arms for listing and reading a PNG, the session's display)
+    "xclip": ('  *TARGETS*) printf "TARGETS\\nimage/png\\n" ;;\n  *image/png*) cat "$IMAGE" ;;\n',
+              {"WAYLAND_DISPLAY": "", "DISPLAY": ":0"}),
+    "wl-paste": ('  *--list-types*) printf "text/plain\\nimage/png\\n" ;;\n'
+                 '  *"--type image/png"*) cat "$IMAGE" ;;\n', {"WAYLAND_DISPLAY": "wayland-0"}),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("tool", sorted(FAKE_CLIPBOARDS))
+def test_ctrl_v_pastes_the_clipboard_image_as_a_file(
+    screen: Screen, tmp_path: Path, tool: str
+) -> None:
     image = tmp_path / "clip.png"
     image.write_bytes(png_bytes())
     tools = tmp_path / "bin"
     tools.mkdir()
-    xclip = tools / "xclip"  # a fake xclip: the clipboard offers a PNG
-    xclip.write_text(
-        "#!/bin/sh\n"
-        'case "$*" in\n'
-        '  *TARGETS*) printf "TARGETS\\nimage/png\\n" ;;\n'
-        f'  *image/png*) cat "{image}" ;;\n'
-        "  *) exit 1 ;;\n"
-        "esac\n"
-    )
-    xclip.chmod(xclip.stat().st_mode | stat.S_IEXEC)
+    arms, display = FAKE_CLIPBOARDS[tool]
+    fake = tools / tool  # a fake clipboard tool: the clipboard offers a PNG
+    fake.write_text(f'#!/bin/sh\nIMAGE="{image}"\ncase "$*" in\n{arms}  *) exit 1 ;;\nesac\n')
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     temp = tmp_path / "tmp"
     temp.mkdir()
     screen.server.queue(chat_stream("a red image"))
-    screen.start(env={"PATH": f"{tools}:/usr/bin:/bin", "TMPDIR": str(temp),
-                      "WAYLAND_DISPLAY": "", "DISPLAY": ":0"})  # fmt: skip
+    screen.start(env={"PATH": f"{tools}:/usr/bin:/bin", "TMPDIR": str(temp), **display})
     screen.ready()
     screen.type("what is in ")
     screen.keys("C-v")
