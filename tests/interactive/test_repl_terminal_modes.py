@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from pi_core.modes.interactive.tmux_keys import WARNING, tmux_keys_warning
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import WAIT_SECONDS, Screen, editor_lines
 
@@ -224,6 +223,8 @@ def test_inside_tmux_without_extended_keys_the_repl_warns(screen: Screen) -> Non
 
 
 def test_the_tmux_warning_follows_the_extended_keys_option(screen: Screen) -> None:
+    from pi_core.modes.interactive.tmux_keys import WARNING, tmux_keys_warning
+
     screen.start()
     screen.ready()
     socket = screen._tmux("display-message", "-p", "#{socket_path}").strip()
