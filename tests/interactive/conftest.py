@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, PipeGate, chat_models_json
+from pi_core.testing import FakeLLMServer, chat_models_json
 
 WAIT_SECONDS = 20.0
 
@@ -36,30 +36,56 @@ class Screen:
         return done.stdout
 
     def start(
-        self, *args: str, env: dict[str, str] | None = None, width: int = 100, first: str = ""
+        self,
+        *args: str,
+        env: dict[str, str] | None = None,
+        width: int = 100,
+        raw: Path | None = None,
+        tmux_options: tuple[tuple[str, str], ...] = (),
+        in_tmux: bool = False,
     ) -> None:
-        """Start `pi args…` in a fresh pane (after the shell command `first`, if any); the pane
-        prints EXIT=<code> when pi ends."""
+        """Start `pi args…` in a fresh pane; the pane prints EXIT=<code> when pi ends.
+
+        With `raw`, every byte pi writes to the pane is copied to that file (`tmux pipe-pane`),
+        from its first byte on: the pane waits for the copy to be set up before it starts pi.
+        `tmux_options` are global tmux options set before pi starts (`extended-keys`, `on`).
+        pi is not told it runs inside tmux (`$TMUX` empty) unless `in_tmux`: the test server's
+        tmux settings are not a user's.
+        """
         pi = str(Path(sys.executable).with_name("pi"))
         variables = {"HOME": str(self.home), "PI_CODING_AGENT_DIR": str(self.agent_dir),
                      "TERM": "xterm-256color", "EDITOR": "", "VISUAL": ""}  # fmt: skip
+        if not in_tmux:
+            variables["TMUX"] = ""
         variables.update(env or {})
         exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         command = " ".join(shlex.quote(a) for a in (pi, *args))
-        script = first + (
+        script = (
             f"cd {shlex.quote(str(self.cwd))} && env {exports} {command}; echo EXIT=$?; sleep 60"
         )
+        gate = self.home / f"pane-go-{uuid.uuid4().hex[:8]}"
+        if raw is not None or tmux_options:
+            script = f"while [ ! -e {shlex.quote(str(gate))} ]; do sleep 0.01; done; {script}"
         self._tmux("new-session", "-d", "-x", str(width), "-y", "40", "sh", "-c", script)
+        for name, value in tmux_options:
+            self._tmux("set-option", "-g", name, value)
+        if raw is not None:
+            self.record_output(raw)
+        gate.touch()
 
     def start_in_shell(self, *args: str) -> None:
         """Start an interactive bash (job control, as a user has) and run `pi args…` in it."""
         pi = str(Path(sys.executable).with_name("pi"))
         self._tmux("new-session", "-d", "-x", "100", "-y", "40", "-c", str(self.cwd),
-                   "env", f"HOME={self.home}", f"PI_CODING_AGENT_DIR={self.agent_dir}",
+                   "env", f"HOME={self.home}", f"PI_CODING_AGENT_DIR={self.agent_dir}", "TMUX=",
                    "PS1=$ ", "bash", "--norc", "--noprofile", "-i")  # fmt: skip
         self.wait_for("$ ")
         self.type(" ".join(shlex.quote(a) for a in (pi, *args)))
         self.keys("Enter")
+
+    def resize(self, width: int, height: int = 40) -> None:
+        """Resize the window (pi gets SIGWINCH)."""
+        self._tmux("resize-window", "-x", str(width), "-y", str(height))
 
     def text(self) -> str:
         """The pane's text (history included)."""
@@ -76,11 +102,8 @@ class Screen:
 
     def start_recorded(self, path: Path, *args: str, env: dict[str, str] | None = None) -> None:
         """Start `pi args…` with every byte written to the pane, from the first, appended to
-        `path` (pi waits at a gate until the recording runs)."""
-        gate = PipeGate(self.home / f"gate-{uuid.uuid4().hex[:8]}")
-        self.start(*args, env=env, first=f"{gate.shell_wait}; ")
-        self.record_output(path)
-        gate.open()
+        `path`."""
+        self.start(*args, env=env, raw=path)
 
     def wait_for_output(
         self, path: Path, expected: bytes | Callable[[bytes], bool], timeout: float = WAIT_SECONDS

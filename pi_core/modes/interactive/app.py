@@ -43,6 +43,7 @@ from prompt_toolkit.widgets import SearchToolbar
 from pi_core.agent_session.session_events import (
     QueueUpdateEvent,
 )
+from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
 from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.completion_pick import highlighter
@@ -59,8 +60,12 @@ from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
 from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
+from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.markdown_view import chat_options
+from pi_core.modes.interactive.progress import TerminalProgress
+from pi_core.modes.interactive.relayout import LayoutWatch, relayout
 from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
@@ -69,9 +74,10 @@ from pi_core.modes.interactive.session_events import (
     run_user_bash,
 )
 from pi_core.modes.interactive.terminal_input import install as install_input_listeners
-from pi_core.modes.interactive.terminal_output import threaded_output
+from pi_core.modes.interactive.terminal_output import one_frame, threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
+from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
 from pi_core.modes.interactive.transcript import Transcript
 from pi_core.modes.interactive.working import WorkingIndicator
 from pi_core.terminal_text import sanitize
@@ -133,6 +139,9 @@ class InteractiveApp:
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
         self.keymap = Keymap()
+        self.keyboard = KeyboardProtocol(self.write)
+        self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
+        self.layout_watch = LayoutWatch()
         self.app: Application[int] = _Application(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
@@ -140,6 +149,7 @@ class InteractiveApp:
                     self._dynamic_keys(),
                     self._dialog_keys(),
                     dialog_own_keys(self),
+                    self.keyboard.key_bindings(),
                 ]
             ),
             style=DynamicStyle(lambda: prompt_style(self.theme)),
@@ -153,6 +163,7 @@ class InteractiveApp:
             erase_when_done=False,
         )
         self.app.drain = self.drain  # type: ignore[method-assign]
+        self.app.keyboard = self.keyboard
         self._redraw_start = 0.0
         self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
         self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
@@ -508,28 +519,7 @@ class InteractiveApp:
         if self.session.is_streaming or self.session.compaction.is_compacting:
             self.transcript.reprint_recent(self._columns())
             return
-        self.spawn(self._replay(), "replay")
-
-    async def _replay(self) -> None:
-        from pi_core.modes.interactive.header import header
-
-        width = self._columns()
-        replay = Transcript(self.theme, self._tool, self._renderer, self.report_render_error,
-                            self.transcript.markdown_options)  # fmt: skip
-        replay.expanded = self.transcript.expanded
-        replay.hide_thinking = self.transcript.hide_thinking
-        replay.hidden_thinking_label = self.transcript.hidden_thinking_label
-        quiet = bool(self.session.settings.get_quiet_startup())
-        block = header(self.session, quiet, replay.expanded, self.ui.header_factory)
-        if block is not None:
-            replay.emit(render_ansi(block, width, color=self.theme.color))
-        for message in self.session.messages:
-            replay.message(message, width)
-        pending, self.transcript.out = self.transcript.out, []
-        text = "\n".join([*replay.out, *pending]) + "\n"
-        self.transcript.recent_views = replay.recent_views
-        clear = "\x1b[2J\x1b[H\x1b[3J" if self.theme.color else ""
-        await run_in_terminal(functools.partial(self.write, clear + text))
+        self.layout_watch.request()  # the frame timer prints the chat again
 
     def dequeue(self, quiet: bool = False) -> None:
         """Alt+Up: queued messages back into the editor, before what is there."""
@@ -568,7 +558,18 @@ class InteractiveApp:
             finally:
                 os.unlink(path)
 
-        self.spawn(run_in_terminal(run, in_executor=True), "external editor")
+        async def edit() -> None:
+            self.keyboard.stop()  # the editor gets the terminal's plain key codes
+            try:
+                await run_in_terminal(run, in_executor=True)
+            finally:
+                self.keyboard.start()
+
+        self.spawn(edit(), "external editor")
+
+    def paste_image(self) -> None:
+        """Ctrl+V: the clipboard's image saved to a file, its path inserted (as pi does)."""
+        self.spawn(paste_clipboard_image(self.buffer.insert_text), "paste image")
 
     def paste(self, text: str) -> str:
         """What a paste inserts (a marker when large)."""
@@ -592,6 +593,7 @@ class InteractiveApp:
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
         handle_event(self, event)
+        self.progress.on_event(event)
 
     def run_user_bash(self, text: str) -> None:
         """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
@@ -601,6 +603,9 @@ class InteractiveApp:
         self.transcript.status(f"Error: plugin {error.source or error.plugin} failed in "
                                f"{error.event}: {error.error}", "red")  # fmt: skip
         self.invalidate()
+
+    def _warn(self, text: str) -> None:
+        self.transcript.status(f"Warning: {text}", "yellow")
 
     def report_render_error(self, what: str, error: BaseException) -> None:
         """A renderer raised: say so once; the plain view is shown instead."""
@@ -692,10 +697,11 @@ class InteractiveApp:
         if terminal_busy():
             await run_in_terminal(functools.partial(self.write, text))  # redraws after
             return
-        app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
-        self.write(text)
-        app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
-        app._redraw()
+        with one_frame(app.output):
+            app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
+            self.write(text)
+            app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
+            app._redraw()
 
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""
@@ -752,6 +758,9 @@ class InteractiveApp:
                 continue
             frame_end = time.perf_counter() + FRAME_SECONDS
             width = self._columns()
+            if self.layout_watch.due(width) and self.app.is_running and not self.dialog:
+                await relayout(self, width)  # the width changed (or clearOnShrink): as pi does
+                self.layout_watch.done(width)
             while self.transcript.advance(
                 width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
             ):
@@ -762,6 +771,7 @@ class InteractiveApp:
             now = time.monotonic()
             allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
             if self.transcript.out and allowance != 0:
+                self.layout_watch.printed()
                 await self.print_above(self.transcript.take_out(allowance))
             elif (busy or self._dirty) and self.app.is_running:
                 if self.scrollback_hold.typing(now):
@@ -778,6 +788,13 @@ class InteractiveApp:
     def _redraw_done(self, _: Any) -> None:
         took = time.perf_counter() - self._redraw_start
         self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
+        if self.session.settings.get_clear_on_shrink():
+            self._watch_shrink()
+
+    def _watch_shrink(self) -> None:
+        size = self.app.output.get_size()
+        rows = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
+        self.layout_watch.rendered(rows)
 
     # --- run ------------------------------------------------------------------------------
 
@@ -800,6 +817,9 @@ class InteractiveApp:
             from pi_core.modes.interactive.local_models import offer_local_models
 
             local = self.spawn(offer_local_models(self), "local model servers")
+        # asked once the terminal is in raw mode (which pre_run callables come just before)
+        self.app.pre_run_callables.append(lambda: _soon(loop, self.keyboard.start))
+        self.spawn(warn_about_tmux_keys(self._warn), "tmux check")
         if first_prompt:
 
             async def send_all() -> None:
@@ -817,6 +837,9 @@ class InteractiveApp:
             frames.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await frames
+            self.keyboard.stop()
+            if self.progress.shown:
+                self.progress.stop()
             self.drain()
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(signal.SIGTERM)
@@ -853,6 +876,8 @@ class _Application(Application[int]):
     waited for both. Here the redraw runs right after the keys are handled, and the queued
     redraw that follows is skipped when nothing changed in between.
     """
+
+    keyboard: KeyboardProtocol | None = None  # the key codes asked of the terminal
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -899,11 +924,28 @@ class _Application(Application[int]):
         if not hasattr(signal, "SIGTSTP"):
             return
 
+        keyboard = self.keyboard
+
         def run() -> None:
             self.drain()
             os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
 
-        run_in_terminal(run)
+        if keyboard is None:
+            run_in_terminal(run)
+            return
+
+        async def suspend() -> None:
+            keyboard.stop()  # the shell gets the terminal's plain key codes
+            try:
+                await run_in_terminal(run)
+            finally:
+                keyboard.start()
+
+        self.create_background_task(suspend())
+
+
+def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
+    loop.call_soon(callback)
 
 
 def _start_warm_up() -> None:
@@ -926,4 +968,4 @@ def _one_line(text: str, width: int) -> str:
 
 def print_block(renderable: Any, theme: Theme, width: int) -> None:
     """Print a rich renderable before the app starts (the header, a loaded session)."""
-    _write(render_ansi(renderable, width, color=theme.color) + "\n")
+    _write(trim_padding(render_ansi(renderable, width, color=theme.color)) + "\n")

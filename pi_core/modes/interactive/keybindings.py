@@ -234,6 +234,7 @@ REBINDABLE: dict[str, Callable[[InteractiveApp], Any]] = {
     "app.thinking.toggle": lambda app: app.toggle_thinking(),
     "app.editor.external": lambda app: app.external_editor(),
     "app.message.dequeue": lambda app: app.dequeue(),
+    "app.clipboard.pasteImage": lambda app: app.paste_image(),
     "app.session.new": lambda app: app.run_command("new", ""),
     "app.session.tree": lambda app: app.run_command("tree", ""),
     "app.session.fork": lambda app: app.run_command("fork", ""),

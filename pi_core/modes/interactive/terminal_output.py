@@ -9,14 +9,21 @@ queued, else queued for a daemon thread that writes it out.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from prompt_toolkit.output.vt100 import Vt100_Output
 
 from pi_core.modes.queued_writer import QueuedWriter
+
+# DEC mode 2026: the terminal shows what comes between these two at once, never half a frame
+# (one that does not know the mode ignores them)
+BEGIN_SYNC = "\x1b[?2026h"
+END_SYNC = "\x1b[?2026l"
 
 
 class TerminalWriter:
@@ -82,9 +89,11 @@ class TerminalWriter:
 
 
 class ThreadedOutput(Vt100_Output):
-    """prompt_toolkit's VT100 output, flushing into a `TerminalWriter` instead of `write()`."""
+    """prompt_toolkit's VT100 output, flushing into a `TerminalWriter` instead of `write()`;
+    each flush (a redraw) is one synchronized frame."""
 
     writer: TerminalWriter
+    _sync_depth = 0
 
     def flush(self) -> None:
         """Hand the buffered escape codes and text to the writer thread."""
@@ -92,7 +101,27 @@ class ThreadedOutput(Vt100_Output):
             return
         data = "".join(self._buffer)
         self._buffer = []
-        self.writer.write(data)
+        self.writer.write(data if self._sync_depth else BEGIN_SYNC + data + END_SYNC)
+
+    @contextlib.contextmanager
+    def synchronized(self) -> Iterator[None]:
+        """Everything written inside (flushes, and the writer's own text) as one frame."""
+        self.flush()
+        self.writer.write(BEGIN_SYNC)
+        self._sync_depth += 1
+        try:
+            yield
+        finally:
+            self.flush()
+            self._sync_depth -= 1
+            self.writer.write(END_SYNC)
+
+
+def one_frame(output: Any) -> contextlib.AbstractContextManager[None]:
+    """What is written inside shown at once where `output` is the REPL's own (a no-op else)."""
+    if isinstance(output, ThreadedOutput):
+        return output.synchronized()
+    return contextlib.nullcontext()
 
 
 def threaded_output(stdout: Any = None) -> ThreadedOutput | None:

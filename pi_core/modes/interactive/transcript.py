@@ -23,6 +23,7 @@ from pi_core.messages.agent import (
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
 from pi_core.modes.interactive.images import IMAGE_WIDTH_CELLS, image_lines, inline_protocol
+from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.markdown_view import MarkdownOptions
 from pi_core.modes.interactive.rendering import MarkdownStream, markdown, render_ansi
 from pi_core.modes.interactive.theme import Theme
@@ -61,6 +62,19 @@ class Transcript:
         self.show_images = True  # `terminal.showImages`: False prints every image as its line
         self.image_width_cells = IMAGE_WIDTH_CELLS  # `terminal.imageWidthCells`
 
+    def fresh(self) -> Transcript:
+        """An empty transcript that draws as this one does (options, labels, image settings),
+        for printing the whole chat again."""
+        copy = Transcript(self.theme, self.tools, self.renderers, self.report,
+                          self.markdown_options)  # fmt: skip
+        copy.expanded = self.expanded
+        copy.hide_thinking = self.hide_thinking
+        copy.hidden_thinking_label = self.hidden_thinking_label
+        copy.image_protocol = self.image_protocol
+        copy.show_images = self.show_images
+        copy.image_width_cells = self.image_width_cells
+        return copy
+
     def _drawn_protocol(self) -> str | None:
         return self.image_protocol if self.show_images else None
 
@@ -77,7 +91,7 @@ class Transcript:
     def take_out(self, limit: int | None = None) -> str:
         """Remove and return the queued lines (with a final newline); with a `limit`, only the
         first lines up to about that many characters (at least one line), the rest stays."""
-        text = "\n".join(self.out) + "\n" if self.out else ""
+        text = trim_padding("\n".join(self.out)) + "\n" if self.out else ""
         self.out = []
         if limit is None or len(text) <= limit:
             return text
@@ -215,6 +229,15 @@ class Transcript:
             self.status(f"Error: {message.error_message or 'unknown error'}", "red")
         self._assistant = None
         self._commit_views(width)
+
+    def restart_stream(self) -> None:
+        """The chat was printed again: the streaming answer starts over from its first line
+        (what is queued for the scrollback is dropped with the old picture)."""
+        if self._assistant is not None:
+            self.out = []
+            self._block_index = 0
+            self._stream = None
+            self._thinking_note_shown = False
 
     def advance(self, width: int, final: bool = False, deadline: float | None = None) -> bool:
         """Move completed parts of the answer to the scrollback (called once per frame).
