@@ -67,6 +67,7 @@ CASES = [
     ("read-abs", "default", "Read", {"file_path": "{p}/secrets/key"}, "deny"),
     ("read-double-slash", "default", "Read", {"file_path": "/{p}/secrets/key"}, "deny"),
     ("read-doubled-inner", "default", "Read", {"file_path": "{p}//secrets//key"}, "deny"),
+    # pi's read drops a leading `@` (Claude Code's Read keeps it and finds no file): both count
     ("read-at", "default", "Read", {"file_path": "@secrets/key"}, "deny"),
     ("read-at-abs", "default", "Read", {"file_path": "@{p}/secrets/key"}, "deny"),
     ("read-dotdot", "default", "Read", {"file_path": "src/../secrets/key"}, "deny"),
@@ -79,10 +80,12 @@ CASES = [
     ("read-home-abs", "default", "Read", {"file_path": "{h}/.ssh/id"}, "deny"),
     ("read-home-bypass", "bypassPermissions", "Read", {"file_path": "~/.ssh/id"}, "deny"),
     ("read-bypass-symlink", "bypassPermissions", "Read", {"file_path": "keylink"}, "deny"),
+    # (Claude Code 2.1 has no NotebookRead tool; the rule covers it as the docs say)
     ("notebook-read", "default", "NotebookRead", {"notebook_path": "secrets/n.ipynb"}, "deny"),
     # safe twins: near names, the project's own files, every harmless spelling
-    # `secrets/**` covers what is inside the folder, not the folder's own path (gitignore)
-    ("read-folder-itself", "default", "Read", {"file_path": "secrets"}, "allow"),
+    # Claude Code counts `secrets/**` as covering the folder `secrets` itself as well
+    ("read-folder-itself", "default", "Read", {"file_path": "secrets"}, "deny"),
+    ("read-folder-slash", "default", "Read", {"file_path": "secrets/"}, "deny"),
     ("read-sibling-name", "default", "Read", {"file_path": "secretsfile.txt"}, "allow"),
     ("read-src", "default", "Read", {"file_path": "src/a.py"}, "allow"),
     ("read-src-at", "default", "Read", {"file_path": "@src/a.py"}, "allow"),

@@ -46,7 +46,9 @@ def rule_patterns(rule: PermissionRule, cwd: str, home: str) -> list[str]:
     pattern = normalize(resolve_pattern(rule.specifier, cwd, rule.base_dir, home))
     prefix = _static_prefix(pattern)
     real = normalize(real_path(prefix) + pattern[len(prefix) :])
-    return [pattern] if real == pattern else [pattern, real]
+    found = [pattern] if real == pattern else [pattern, real]
+    # Claude Code counts `dir/**` as covering `dir` itself too (reading it is "in a denied folder")
+    return found + [p[: -len("/**")] for p in found if p.endswith("/**")]
 
 
 def call_targets(tool_name: str, tool_input: dict[str, Any], cwd: str, home: str) -> list[str]:
