@@ -3,7 +3,10 @@
 Each row is one call against a real folder tree (see `tree`), under the probe's rules:
 deny `Read(./secrets/**)`, `Read(~/.ssh/**)` and `Edit(//<locked>/**)`. `{p}` is the project
 (the cwd), `{o}` a folder outside it, `{h}` the home folder and `{l}` the locked folder.
-The expected decision is Claude Code 2.1's, except where a comment says otherwise.
+The expected decision is Claude Code 2.1's, except where a comment says otherwise: the Read,
+Write, Edit and Bash rows were checked against Claude Code 2.1.197 (`claude -p` driven by a
+loopback fake model); that build offers no Grep, Glob, LS or NotebookRead tool, so those rows
+follow its code and its documentation.
 """
 
 from __future__ import annotations
@@ -135,6 +138,8 @@ CASES = [
     ("write-locked-symlink", "acceptEdits", "Write", {"file_path": "lockdir/conf"}, "deny"),
     ("write-locked-new", "bypassPermissions", "Write", {"file_path": "lockdir/new"}, "deny"),
     ("write-locked-dslash", "acceptEdits", "Write", {"file_path": "/{l}/x"}, "deny"),
+    # pi's write drops the `@` and would write into the locked folder (Claude's Write creates
+    # a folder named `@lockdir` in the project instead)
     ("write-locked-at", "acceptEdits", "Write", {"file_path": "@lockdir/x"}, "deny"),
     ("multiedit-locked", "acceptEdits", "MultiEdit", {"file_path": "{l}/conf"}, "deny"),
     ("notebook-locked", "acceptEdits", "NotebookEdit", {"notebook_path": "{l}/n.ipynb"}, "deny"),
@@ -145,6 +150,7 @@ CASES = [
     ("accept-write-at-out", "acceptEdits", "Write", {"file_path": "@../x"}, "ask"),
     ("accept-write-dotdot", "acceptEdits", "Write", {"file_path": "src/../../x"}, "ask"),
     ("accept-write-symlink-out", "acceptEdits", "Write", {"file_path": "src/out/x"}, "ask"),
+    # stricter than Claude Code 2.1.197, which writes through a dangling symlink out unasked
     ("accept-write-dangling", "acceptEdits", "Write", {"file_path": "dangling"}, "ask"),
     ("accept-edit-tilde", "acceptEdits", "Edit", {"file_path": "~/.bashrc"}, "ask"),
     ("accept-write-dslash-out", "acceptEdits", "Write", {"file_path": "//tmp/x"}, "ask"),
