@@ -101,6 +101,14 @@ CASES = [
     ("read-symlink-out", "default", "Read", {"file_path": "src/out/file.txt"}, "ask"),
     ("read-at-dotdot", "default", "Read", {"file_path": "@../outside/file.txt"}, "ask"),
     ("read-tilde-out", "default", "Read", {"file_path": "~/notes.txt"}, "ask"),
+    (
+        "read-tilde-user",
+        "default",
+        "Read",
+        {"file_path": "~root/x"},
+        "ask",
+    ),  # Claude's Read expands it
+    ("read-nul-byte", "default", "Read", {"file_path": "secrets/k\x00ey"}, "deny"),
     # -- the same Read rule covers every tool that reads, pi's grep/find/ls judged as these
     ("grep-denied-dir", "default", "Grep", {"pattern": "M", "path": "secrets"}, "deny"),
     ("grep-symlink", "default", "Grep", {"pattern": "M", "path": "src/link_secrets"}, "deny"),

@@ -35,7 +35,10 @@ def normalize(path: str) -> str:
 
 def real_path(path: str) -> str:
     """The path with its symlinks resolved (a missing file: in its parent's real folder)."""
-    return normalize(os.path.realpath(path))
+    try:
+        return normalize(os.path.realpath(path))
+    except (OSError, ValueError):  # a NUL byte or an unreadable folder: the tool will fail too
+        return normalize(path)
 
 
 def resolve_call_path(raw: str, cwd: str, home: str) -> ResolvedPath:
@@ -45,18 +48,19 @@ def resolve_call_path(raw: str, cwd: str, home: str) -> ResolvedPath:
 
 
 def _literal(raw: str, cwd: str, home: str) -> ResolvedPath:
-    """The path as a tool that keeps a leading `@` opens it (Claude's own tools)."""
-    expanded = home + raw[1:] if raw == "~" or raw.startswith("~/") else raw
+    """The path as Claude's own tools open it: `@` and unicode spaces kept, `~user` expanded."""
+    if raw == "~" or raw.startswith("~/"):
+        expanded = home + raw[1:]
+    else:
+        expanded = os.path.expanduser(raw) if raw.startswith("~") else raw
     given = normalize(os.path.join(cwd, expanded))
     return ResolvedPath(given, real_path(given))
 
 
 def call_spellings(raw: str, cwd: str, home: str) -> list[str]:
-    """Every absolute path `raw` can reach: with and without its `@`, as given and real."""
+    """Every absolute path `raw` may reach, as pi's and Claude's tools open it, given and real."""
     found = list(resolve_call_path(raw, cwd, home).spellings())
-    if raw.startswith("@"):
-        found += [p for p in _literal(raw, cwd, home).spellings() if p not in found]
-    return found
+    return found + [p for p in _literal(raw, cwd, home).spellings() if p not in found]
 
 
 def is_inside(path: str, roots: Iterable[str]) -> bool:
