@@ -254,3 +254,34 @@ def test_is_inside_compares_whole_path_components() -> None:
 )
 def test_filesystem_targets_names_the_operands(command: str, targets: list[str] | None) -> None:
     assert filesystem_targets(command) == targets
+
+
+@pytest.mark.parametrize(
+    ("mode", "tool", "tool_input", "expected"),
+    [
+        ("default", "Read", {"file_path": "secrets/key"}, "deny"),
+        ("default", "Read", {"file_path": "{p}/secrets/key"}, "deny"),
+        ("default", "Read", {"file_path": "{p}/src/a.py"}, "allow"),
+        ("acceptEdits", "Write", {"file_path": "{p}/docs/new.md"}, "allow"),
+        ("acceptEdits", "Bash", {"command": "touch {p}/docs/new.md"}, "allow"),
+        ("acceptEdits", "Write", {"file_path": "{o}/new.md"}, "ask"),
+    ],
+)
+def test_a_cwd_reached_through_a_symlink_counts_as_given_and_as_real(
+    tree: dict[str, str],
+    tmp_path: Path,
+    mode: str,
+    tool: str,
+    tool_input: dict[str, Any],
+    expected: str,
+) -> None:
+    """The rules and the working folder follow the cwd's own symlink (macOS's /tmp, say)."""
+    (tmp_path / "linked").symlink_to(tree["p"])
+    linked = {**tree, "p": str(tmp_path / "linked")}
+    policy = PermissionPolicy(
+        mode=parse_mode(mode),
+        deny=[parse_rule(_fill(rule, linked), linked["p"]) for rule in DENY],
+        cwd=linked["p"],
+        home=tree["h"],
+    )
+    assert policy.decide(tool, _fill(tool_input, tree)).behavior == expected
