@@ -169,6 +169,7 @@ CASES = [
     ("accept-rm-symlink-out", "acceptEdits", "Bash", {"command": "rm src/out/file.txt"}, "ask"),
     ("accept-rm-tilde", "acceptEdits", "Bash", {"command": "rm -rf ~/x"}, "ask"),
     ("accept-rm-var", "acceptEdits", "Bash", {"command": "rm -rf $HOME/x"}, "ask"),
+    ("accept-rm-tilde-user", "acceptEdits", "Bash", {"command": "rm -rf ~root/x"}, "ask"),
     ("accept-rm-dashdash", "acceptEdits", "Bash", {"command": "rm -- -x ../y"}, "ask"),
     ("accept-mv-out", "acceptEdits", "Bash", {"command": "mv src/a.py ../a.py"}, "ask"),
     ("accept-mv-in", "acceptEdits", "Bash", {"command": "mv src/a.py docs/a.py"}, "allow"),

@@ -15,7 +15,7 @@ from pi_plugin_claude.permissions.modes import (
     is_read_only_command,
 )
 from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies
-from pi_plugin_claude.permissions.paths import is_inside, resolve_call_path, root_spellings
+from pi_plugin_claude.permissions.paths import call_spellings, is_inside, root_spellings
 from pi_plugin_claude.permissions.rules import (
     READ_TOOLS,
     PermissionRule,
@@ -74,7 +74,7 @@ class PermissionPolicy:
         return targets is not None and all(
             self.in_working_dirs(path)
             for target in targets
-            for path in resolve_call_path(target, self.cwd, self.home).spellings()
+            for path in call_spellings(target, self.cwd, self.home)
         )
 
     def _first(
