@@ -286,3 +286,18 @@ def test_a_cwd_reached_through_a_symlink_counts_as_given_and_as_real(
         home=tree["h"],
     )
     assert policy.decide(tool, _fill(tool_input, tree)).behavior == expected
+
+
+def test_a_search_refused_for_what_it_contains_says_how_to_narrow_it(
+    tree: dict[str, str],
+) -> None:
+    policy = PermissionPolicy(
+        deny=[parse_rule("Read(./secrets/**)", tree["p"])], cwd=tree["p"], home=tree["h"]
+    )
+    wide = policy.decide("Grep", {"pattern": "x", "path": "."})
+    assert wide.message == (
+        "Permission to use Grep has been denied. The search would reach paths that "
+        "Read(./secrets/**) covers; search a folder that does not contain them."
+    )
+    inside = policy.decide("Grep", {"pattern": "x", "path": "secrets"})
+    assert inside.message == "Permission to use Grep has been denied."

@@ -14,7 +14,7 @@ from pi_plugin_claude.permissions.modes import (
     is_filesystem_command,
     is_read_only_command,
 )
-from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies
+from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies, search_note
 from pi_plugin_claude.permissions.paths import call_spellings, is_inside, root_spellings
 from pi_plugin_claude.permissions.rules import (
     READ_TOOLS,
@@ -114,6 +114,7 @@ class PermissionPolicy:
         denied = self._first(self.deny, tool_name, tool_input)
         if denied is not None:
             message = f"Permission to use {describe_call(tool_name, tool_input)} has been denied."
+            message += search_note(denied, tool_name, tool_input, self.cwd, self.home)
             return Decision("deny", "rule", message, denied)
         if tool_name == "ExitPlanMode":
             if self.mode == "bypassPermissions":

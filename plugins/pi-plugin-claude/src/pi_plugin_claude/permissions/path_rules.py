@@ -110,3 +110,19 @@ def rule_applies(
     search = tool_name in SEARCH_TOOLS and not every
     hits = [_path_matches(patterns, target, search) for target in targets]
     return all(hits) if every else any(hits)
+
+
+def search_note(
+    rule: PermissionRule, tool_name: str, tool_input: dict[str, Any], cwd: str, home: str
+) -> str:
+    """For a search refused only because its root holds a covered path: a hint to narrow it."""
+    if tool_name not in SEARCH_TOOLS or rule.specifier is None:
+        return ""
+    patterns = rule_patterns(rule, cwd, home)
+    targets = call_targets(tool_name, tool_input, cwd, home)
+    if any(_path_matches(patterns, target, search=False) for target in targets):
+        return ""
+    return (
+        f" The search would reach paths that {rule} covers; search a folder that does not "
+        "contain them."
+    )
