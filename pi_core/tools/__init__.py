@@ -4,7 +4,8 @@ A tool plugin returns `Tool` objects from the `register_tools` hook. The paramet
 models of pi's seven built-in tools live here too because the typed tool-call events
 (`pi_core.events.BashToolCallEvent`, ...) carry them; the tools themselves ship in
 pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through
-symlinks, never half-written).
+symlinks, never half-written); `expand_path` and `resolve_to_cwd` read a path the way the
+built-in tools do (a leading `@` dropped, `~` expanded).
 """
 
 from pi_core.fileio import atomic_write, write_target
@@ -25,6 +26,7 @@ from pi_core.tools.inputs import (
     TruncationResult,
     WriteToolInput,
 )
+from pi_core.tools.paths import expand_path, resolve_to_cwd
 from pi_core.tools.schema import tool_parameters_schema
 from pi_core.tools.tool import (
     FunctionTool,
@@ -58,6 +60,8 @@ __all__ = [
     "WriteToolInput",
     "atomic_write",
     "define_tool",
+    "expand_path",
+    "resolve_to_cwd",
     "tool_parameters_schema",
     "write_target",
 ]

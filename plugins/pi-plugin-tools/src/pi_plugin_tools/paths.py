@@ -6,27 +6,12 @@ import os
 import re
 import unicodedata
 
-_UNICODE_SPACES = re.compile("[\u00a0\u2000-\u200a\u202f\u205f\u3000]")
+from pi_core.tools.paths import expand_path, resolve_to_cwd
+
 _NARROW_NO_BREAK_SPACE = "\u202f"
 _AM_PM = re.compile(r" (AM|PM)\.", re.IGNORECASE)
 
-
-def expand_path(path: str) -> str:
-    """Drop a leading `@`, turn unicode spaces into plain ones and expand `~`."""
-    normalized = _UNICODE_SPACES.sub(" ", path.removeprefix("@"))
-    if normalized == "~":
-        return os.path.expanduser("~")
-    if normalized.startswith("~/"):
-        return os.path.expanduser("~") + normalized[1:]
-    return normalized
-
-
-def resolve_to_cwd(path: str, cwd: str) -> str:
-    """Return `path` made absolute against `cwd` (absolute and `~` paths are kept as given)."""
-    expanded = expand_path(path)
-    if os.path.isabs(expanded):
-        return expanded
-    return os.path.normpath(os.path.join(cwd, expanded))
+__all__ = ["expand_path", "resolve_read_path", "resolve_to_cwd", "shorten_path", "to_posix"]
 
 
 def _exists(path: str) -> bool:

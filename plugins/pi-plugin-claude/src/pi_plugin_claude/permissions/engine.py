@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pi_plugin_claude.permissions.fs_targets import filesystem_targets
 from pi_plugin_claude.permissions.modes import (
     FILE_EDIT_TOOLS,
     READ_ONLY_TOOLS,
@@ -13,9 +14,11 @@ from pi_plugin_claude.permissions.modes import (
     is_filesystem_command,
     is_read_only_command,
 )
+from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies, search_note
+from pi_plugin_claude.permissions.paths import call_spellings, is_inside, root_spellings
 from pi_plugin_claude.permissions.rules import (
+    READ_TOOLS,
     PermissionRule,
-    call_path,
     describe_call,
     rule_matches,
     split_command,
@@ -57,14 +60,28 @@ class PermissionPolicy:
         ]
 
     def in_working_dirs(self, path: str) -> bool:
-        """Whether `path` lies inside the cwd or an added directory."""
-        return any(path == root or path.startswith(root + os.sep) for root in self.working_dirs())
+        """Whether `path` lies inside the cwd or an added directory (each as given or real)."""
+        return is_inside(path, root_spellings(self.working_dirs()))
+
+    def _targets_inside(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
+        """Whether every spelling of every path the file tool call names is in a working dir."""
+        targets = call_targets(tool_name, tool_input, self.cwd, self.home)
+        return all(self.in_working_dirs(target) for target in targets)
+
+    def _command_inside(self, command: str) -> bool:
+        """Whether a file-changing command's operands all resolve inside the working dirs."""
+        targets = filesystem_targets(command)
+        return targets is not None and all(
+            self.in_working_dirs(path)
+            for target in targets
+            for path in call_spellings(target, self.cwd, self.home)
+        )
 
     def _first(
         self, rules: list[PermissionRule], tool_name: str, tool_input: dict[str, Any]
     ) -> PermissionRule | None:
         for rule in rules:
-            if rule_matches(rule, tool_name, tool_input, self.cwd, self.home):
+            if rule_applies(rule, tool_name, tool_input, self.cwd, self.home):
                 return rule
         if tool_name == "Bash" and isinstance(tool_input.get("command"), str):
             # deny and ask rules catch any part of a compound command (`ls && rm -rf x`)
@@ -78,7 +95,7 @@ class PermissionPolicy:
         self, tool_name: str, tool_input: dict[str, Any]
     ) -> PermissionRule | None:
         for rule in self.allow:
-            if rule_matches(rule, tool_name, tool_input, self.cwd, self.home):
+            if rule_applies(rule, tool_name, tool_input, self.cwd, self.home, every=True):
                 return rule
         command = tool_input.get("command")
         if tool_name == "Bash" and isinstance(command, str):
@@ -97,6 +114,7 @@ class PermissionPolicy:
         denied = self._first(self.deny, tool_name, tool_input)
         if denied is not None:
             message = f"Permission to use {describe_call(tool_name, tool_input)} has been denied."
+            message += search_note(denied, tool_name, tool_input, self.cwd, self.home)
             return Decision("deny", "rule", message, denied)
         if tool_name == "ExitPlanMode":
             if self.mode == "bypassPermissions":
@@ -118,8 +136,7 @@ class PermissionPolicy:
         if allowed is not None:
             return Decision("allow", "rule", rule=allowed)
         if self._read_only(tool_name, tool_input):
-            path = call_path(tool_input, self.cwd) if tool_name != "Bash" else None
-            if path is None or tool_name in ("TodoWrite", "Task") or self.in_working_dirs(path):
+            if tool_name not in READ_TOOLS or self._targets_inside(tool_name, tool_input):
                 return Decision("allow", "readOnly")
             return self._unanswered(tool_name, tool_input, "workingDir")
         if self.mode == "acceptEdits" and self._edit_in_working_dirs(tool_name, tool_input):
@@ -148,12 +165,12 @@ class PermissionPolicy:
 
     def _edit_in_working_dirs(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
         if tool_name in FILE_EDIT_TOOLS:
-            path = call_path(tool_input, self.cwd)
-            return path is not None and self.in_working_dirs(path)
+            return self._targets_inside(tool_name, tool_input)
         command = tool_input.get("command")
         if tool_name == "Bash" and isinstance(command, str):
             return all(
-                is_filesystem_command(part) or is_read_only_command(part)
+                (is_filesystem_command(part) and self._command_inside(part))
+                or is_read_only_command(part)
                 for part in split_command(command)
             )
         return False
