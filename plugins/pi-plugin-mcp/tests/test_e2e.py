@@ -131,6 +131,16 @@ class Rpc:
             if all(record.get(k) == v for k, v in fields.items()):
                 return record
 
+    def mcp_listing_once_started(self, server: str) -> str:
+        """Ask `/mcp` until `server` is no longer starting; return that listing."""
+        while True:
+            self.send({"id": "mcp", "type": "prompt", "message": "/mcp"})
+            listing = ""
+            while f"{server}  [" not in listing:
+                listing = str(self.wait_for(method="notify").get("message", ""))
+            if f"{server}  [starting]" not in listing:
+                return listing
+
 
 def test_slash_mcp_lists_servers_and_their_tools_over_rpc(project: Project) -> None:
     project.servers(demo=demo(), ghost={"command": "no-such-mcp-server-command"})
@@ -141,8 +151,7 @@ def test_slash_mcp_lists_servers_and_their_tools_over_rpc(project: Project) -> N
         assert failure["message"] == (
             "MCP server 'ghost' failed: command not found: no-such-mcp-server-command"
         )
-        rpc.send({"id": "1", "type": "prompt", "message": "/mcp"})
-        listing = rpc.wait_for(method="notify")["message"]
+        listing = rpc.mcp_listing_once_started("demo")
         assert "demo  [connected]" in listing
         assert "mcp__demo__echo" in listing
         assert "ghost  [failed]  no-such-mcp-server-command" in listing
@@ -167,8 +176,7 @@ def test_servers_do_not_outlive_a_killed_pi(project: Project, tmp_path: Path) ->
     pidfile = tmp_path / "server.pid"
     project.servers(demo=demo(env={"MCP_DEMO_PIDFILE": str(pidfile)}))
     rpc = Rpc(project)
-    rpc.send({"id": "s", "type": "get_state"})
-    rpc.wait_for(type="response", id="s")  # session_start, and so the servers, came first
+    rpc.mcp_listing_once_started("demo")  # servers connect in the background
     server_pid = int(pidfile.read_text())
     watch = os.pidfd_open(server_pid)
     try:

@@ -48,7 +48,8 @@ def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
 
 @hookimpl
 async def session_start(ctx: ExtensionContext) -> None:
-    """Start the configured MCP servers concurrently and register their tools."""
+    """Start the configured MCP servers in the background; each one's tools join pi's when it
+    connects."""
     if _state.manager is not None:
         await _state.manager.stop()
         _state.manager = None
@@ -64,7 +65,21 @@ async def session_start(ctx: ExtensionContext) -> None:
 
     manager = McpManager(_reporter(ctx))
     _state.manager = manager
-    await manager.start(ctx, loaded)
+    manager.launch(ctx, loaded)
+
+
+@hookimpl
+async def before_agent_start(ctx: ExtensionContext) -> None:
+    """In print mode, wait for servers still connecting before the first request (as Claude
+    Code's `-p` does) unless `$MCP_CONNECTION_NONBLOCKING` is set; elsewhere never wait."""
+    import os
+
+    manager = _state.manager
+    if manager is None or ctx.has_ui:
+        return
+    if os.environ.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower() in ("1", "true", "yes"):
+        return
+    await manager.wait_started()
 
 
 @hookimpl
@@ -81,6 +96,7 @@ async def input(event: InputEvent) -> InputTransform | None:
     manager = _state.manager
     if manager is None or not event.text.startswith("/mcp__"):
         return None
+    await manager.wait_started()  # the prompt may be a server's still connecting
     head, _, rest = event.text[1:].partition(" ")
     for server, prompt in manager.list_prompts():
         if tool_name(server, prompt.name) == head:
