@@ -187,3 +187,68 @@ def test_servers_do_not_outlive_a_killed_pi(project: Project, tmp_path: Path) ->
         assert readable == [watch], "the MCP server outlived pi"
     finally:
         os.close(watch)
+
+
+FAULTY = Path(__file__).parent / "servers" / "faulty_server.py"
+
+
+def test_a_huge_result_reaches_neither_the_model_nor_the_session_whole(
+    project: Project, tmp_path: Path
+) -> None:
+    # 10 MB, not the 50 MB of the report: the SDK's stdio reader takes time quadratic in the
+    # length of a line, and a 50 MB result (sent twice, as text and structured) takes minutes
+    saved_in = tmp_path / "tmp"
+    saved_in.mkdir()
+    project.env["TMPDIR"] = str(saved_in)
+    huge = {"FAULTY_HUGE_CHARS": str(10 * 1024 * 1024)}
+    project.servers(faulty={"command": sys.executable, "args": [str(FAULTY)], "env": huge})
+    project.server.queue(
+        chat_stream(tool_calls=[("mcp__faulty__huge", {})]),
+        chat_stream("Too big; I will read the file in parts."),
+    )
+    result = project.pi("-p", "Get the huge output")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Too big; I will read the file in parts."
+
+    second = project.server.requests[1]
+    assert len(second.body) < 100_000
+    (tool_message,) = [m for m in second.json()["messages"] if m["role"] == "tool"]
+    notice = json.dumps(tool_message["content"])
+    assert "the result (10,485,760 characters in 161,320 lines) is larger than the MCP" in notice
+    assert "output limit of 25,000 tokens. Output too large for the context" in notice
+    (saved,) = saved_in.glob("pi-mcp-faulty-huge-*.txt")
+    assert f"the full output is saved in {saved} (plain text)" in notice
+    assert saved.stat().st_size == 10 * 1024 * 1024
+    with saved.open() as file:
+        assert file.readline() == "line 000000000 " + "x" * 49 + "\n"
+
+    (session,) = project.agent_dir.glob("sessions/**/*.jsonl")
+    assert session.stat().st_size < 100_000
+    assert str(saved) in session.read_text()
+
+
+def test_a_server_that_never_answers_does_not_hold_up_the_session(project: Project) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000}, demo=demo())
+    project.server.queue(
+        chat_stream(tool_calls=[("mcp__demo__echo", {"text": "still here"})]),
+        chat_stream("Done."),
+    )
+    rpc = Rpc(project)
+    try:
+        rpc.send({"id": "s", "type": "get_state"})
+        while True:  # well before the 60 s the silent server may take
+            record = rpc.records.get(timeout=10)
+            assert record is not None, "pi closed stdout"
+            if record.get("type") == "response" and record.get("id") == "s":
+                break
+        assert record["success"] is True
+        assert "never  [starting]" in rpc.mcp_listing_once_started("demo")
+        rpc.send({"id": "p", "type": "prompt", "message": "Echo something"})
+        rpc.wait_for(type="agent_end")
+        second = project.server.requests[1].json()
+        tool_messages = [m for m in second["messages"] if m["role"] == "tool"]
+        assert "echo: still here" in json.dumps(tool_messages)
+    finally:
+        rpc.process.kill()
+        rpc.process.wait()

@@ -21,6 +21,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.utilities.types import Image
 
 server = MCPServer("faulty", log_level="CRITICAL")
+# The SDK moves fd 1 aside while it serves (stray prints go to stderr): keep a handle on the
+# pipe to the client to write the malformed replies on.
+WIRE = os.dup(1)
 PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d49444154789c63f8cfc0f01f0005000201e2c1d8a10000000049454e44ae426082"
@@ -39,14 +42,14 @@ def huge() -> str:
     return _huge_text()
 
 
-@server.tool()
+@server.tool(structured_output=False)
 def huge_with_image() -> list[object]:
     """Return a very large text and an image."""
     return [_huge_text(), Image(data=PIXEL, format="png")]
 
 
 async def _reply_then_hang(line: str) -> str:
-    os.write(1, line.encode() + b"\n")
+    os.write(WIRE, line.encode() + b"\n")
     await anyio.sleep_forever()
     return "never"
 
