@@ -175,3 +175,30 @@ async def test_a_large_result_with_images_is_truncated_in_place(
         assert "1 image left out." in notice.text
     finally:
         await manager.stop()
+
+
+# --- D3: servers start in the background -------------------------------------------------------
+
+
+async def test_launch_returns_at_once_and_a_call_waits_for_the_handshake() -> None:
+    never = parse_server(
+        "never",
+        {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"],
+         "startupTimeout": 60_000},
+        "test",
+    )  # fmt: skip
+    reports: list[str] = []
+    ctx = FakeContext()
+    manager = McpManager(lambda message, level: reports.append(message))
+    manager.launch(ctx, [never, faulty("--tool", "ok")])  # type: ignore[arg-type]
+    try:
+        connection = manager.connections["faulty"]
+        assert connection.state == "starting" and ctx.tools == {}
+        # a call made before the handshake waits for it (the tool is not offered yet)
+        result = await asyncio.wait_for(connection.call_tool("ok", {}), 30)
+        assert result.content[0].text == "ok"  # type: ignore[union-attr]
+        assert "mcp__faulty__ok" in ctx.tools
+        assert manager.connections["never"].state == "starting"
+    finally:
+        await asyncio.wait_for(manager.stop(), 10)  # a server mid-handshake stops at once
+    assert reports == []

@@ -77,6 +77,13 @@ class ServerConnection:
         """Connect and list the server's tools; on failure `state` is "failed" with `error` set."""
         if self.state in ("starting", "connected"):
             return
+        self.begin()
+        await self.wait_ready()
+
+    def begin(self) -> None:
+        """Start connecting in the background and return at once (`state` is "starting")."""
+        if self.state in ("starting", "connected"):
+            return
         self.state, self.error, self.warnings = "starting", None, []
         self._ready = asyncio.Event()
         self._done = asyncio.Event()
@@ -84,6 +91,11 @@ class ServerConnection:
         self._bad_line = None
         self._replies = ReplyWatch()
         self._runner = asyncio.create_task(self._run(), name=f"mcp server {self.name}")
+
+    async def wait_ready(self) -> None:
+        """Wait until the server has connected or failed; past `startupTimeout` it has failed."""
+        if self._runner is None:
+            return
         try:
             await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout)
         except TimeoutError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,10 @@ class McpManager:
         """Start every server in the background and return at once; each server's tools are
         registered when it connects. `wait_started()` waits for the handshakes."""
         self._prepare(ctx, config)
-        self._starting = asyncio.create_task(self._start_all(), name="mcp servers")
+        for connection in self.connections.values():
+            connection.begin()
+        ready = (c.wait_ready() for c in self.connections.values())
+        self._starting = asyncio.create_task(_gather(ready), name="mcp servers")
 
     async def wait_started(self) -> None:
         """Wait until every server launched has connected or failed (each within its timeout)."""
@@ -231,6 +234,10 @@ class McpManager:
             return
         self._reported.add((key, message))
         self._report(message, level)
+
+
+async def _gather(waits: Iterable[Awaitable[None]]) -> None:
+    await asyncio.gather(*waits)
 
 
 def _stderr_report(message: str, level: str) -> None:
