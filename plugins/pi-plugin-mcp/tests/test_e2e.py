@@ -252,3 +252,15 @@ def test_a_server_that_never_answers_does_not_hold_up_the_session(project: Proje
     finally:
         rpc.process.kill()
         rpc.process.wait()
+
+
+def test_print_mode_goes_ahead_without_a_silent_server_when_told_not_to_wait(
+    project: Project,
+) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000})
+    project.server.queue(chat_stream("Answered."))
+    project.env["MCP_CONNECTION_NONBLOCKING"] = "1"
+    result = project.pi("--no-session", "-p", "Hello", timeout=20)  # the server may take 60 s
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Answered."

@@ -48,8 +48,8 @@ def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
 
 @hookimpl
 async def session_start(ctx: ExtensionContext) -> None:
-    """Start the configured MCP servers in the background; each one's tools join pi's when it
-    connects."""
+    """Start the configured MCP servers: in the background where there is a UI (the REPL, RPC
+    mode), each one's tools joining pi's when it connects; in print mode, before the session."""
     if _state.manager is not None:
         await _state.manager.stop()
         _state.manager = None
@@ -65,21 +65,17 @@ async def session_start(ctx: ExtensionContext) -> None:
 
     manager = McpManager(_reporter(ctx))
     _state.manager = manager
-    manager.launch(ctx, loaded)
+    if ctx.has_ui or _nonblocking():
+        manager.launch(ctx, loaded)
+    else:  # print mode: the first request has every server's tools, as with Claude Code's -p
+        await manager.start(ctx, loaded)
 
 
-@hookimpl
-async def before_agent_start(ctx: ExtensionContext) -> None:
-    """In print mode, wait for servers still connecting before the first request (as Claude
-    Code's `-p` does) unless `$MCP_CONNECTION_NONBLOCKING` is set; elsewhere never wait."""
+def _nonblocking() -> bool:
     import os
 
-    manager = _state.manager
-    if manager is None or ctx.has_ui:
-        return
-    if os.environ.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower() in ("1", "true", "yes"):
-        return
-    await manager.wait_started()
+    value = os.environ.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower()
+    return value in ("1", "true", "yes", "on")
 
 
 @hookimpl
