@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -202,3 +203,20 @@ async def test_launch_returns_at_once_and_a_call_waits_for_the_handshake() -> No
     finally:
         await asyncio.wait_for(manager.stop(), 10)  # a server mid-handshake stops at once
     assert reports == []
+
+
+def test_structured_content_over_the_limit_is_left_out_of_the_details(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pi_plugin_mcp.limits import limit_result
+
+    from pi_core import ToolResult
+
+    monkeypatch.setenv("MAX_MCP_OUTPUT_TOKENS", "100")
+    big = {"rows": ["x" * 100] * 10}
+    result = limit_result(ToolResult.text("10 rows", {"structuredContent": big}), "s", "t")
+    assert result.text_content() == "10 rows"
+    assert result.details == {"structuredContentChars": len(json.dumps(big))}
+    small = {"rows": 10}
+    kept = limit_result(ToolResult.text("10 rows", {"structuredContent": small}), "s", "t")
+    assert kept.details == {"structuredContent": small}

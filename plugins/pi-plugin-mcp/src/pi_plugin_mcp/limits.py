@@ -43,7 +43,7 @@ def limit_result(result: ToolResult, server: str, tool: str) -> ToolResult:
     """Return the result unchanged when it fits the limit; else a small stand-in for it."""
     limit = max_output_tokens()
     if estimated_tokens(result) <= limit:
-        return result
+        return _without_large_structure(result, limit)
     if any(isinstance(block, ImageContent) for block in result.content):
         return _truncated(result, limit)
     return _saved(result, server, tool, limit)
@@ -74,6 +74,19 @@ def _saved(result: ToolResult, server: str, tool: str, limit: int) -> ToolResult
         "it you have read.",
         {"truncated": True, "fullOutputPath": path, "originalChars": len(text)},
     )
+
+
+def _without_large_structure(result: ToolResult, limit: int) -> ToolResult:
+    """Drop structured content over the limit from the details (the session file keeps them);
+    the model sees the content, which fits."""
+    details = result.details
+    if not isinstance(details, dict) or details.get("structuredContent") is None:
+        return result
+    size = len(json.dumps(details["structuredContent"]))
+    if size <= limit * CHARS_PER_TOKEN:
+        return result
+    kept = {key: value for key, value in details.items() if key != "structuredContent"}
+    return ToolResult(content=result.content, details={**kept, "structuredContentChars": size})
 
 
 def _full_text(result: ToolResult) -> tuple[str, str]:
