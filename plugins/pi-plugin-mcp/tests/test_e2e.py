@@ -35,7 +35,8 @@ class Project:
         (self.agent_dir / "settings.json").write_text(
             json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model"})
         )
-        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
+        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir),
+                    "MCP_CONNECT_TIMEOUT_MS": "60000"}  # fmt: skip
 
     def servers(self, **servers: dict[str, Any]) -> None:
         """Write `.mcp.json`."""
@@ -252,6 +253,16 @@ def test_a_server_that_never_answers_does_not_hold_up_the_session(project: Proje
     finally:
         rpc.process.kill()
         rpc.process.wait()
+
+
+def test_print_mode_waits_for_a_silent_server_only_a_moment(project: Project) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000}, demo=demo())
+    project.server.queue(chat_stream("Answered."))
+    project.env["MCP_CONNECT_TIMEOUT_MS"] = "2000"
+    result = project.pi("--no-session", "-p", "Hello", timeout=20)  # the server may take 60 s
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Answered."
 
 
 def test_print_mode_goes_ahead_without_a_silent_server_when_told_not_to_wait(
