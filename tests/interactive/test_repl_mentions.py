@@ -15,6 +15,15 @@ DEMO = (
 )
 
 
+def wait_connected(screen: Screen, server: str) -> None:
+    """Ask `/mcp` until the server (connecting in the background) is connected."""
+    while True:
+        screen.type("/mcp")
+        screen.keys("Enter")
+        if f"{server}  [connected]" in screen.wait_for(f"{server}  ["):
+            return
+
+
 def test_an_mcp_resource_is_completed_after_at_and_its_text_goes_with_the_prompt(
     screen: Screen,
 ) -> None:
@@ -24,6 +33,7 @@ def test_an_mcp_resource_is_completed_after_at_and_its_text_goes_with_the_prompt
     screen.server.queue(chat_stream("Got the greeting."))
     screen.start()
     screen.ready()
+    wait_connected(screen, "demo")
     screen.type("summarise @greet")
     menu = screen.wait_for("demo:demo://greeting")
     assert "mcp" in menu  # the source is named

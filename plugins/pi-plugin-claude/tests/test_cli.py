@@ -224,8 +224,9 @@ def test_sessions_are_pi_sessions_too(
 
 
 def test_mcp_config_reaches_the_mcp_plugin(
-    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any, monkeypatch: Any
 ) -> None:
+    monkeypatch.setenv("MCP_CONNECT_TIMEOUT_MS", "60000")  # -p waits this long for servers
     demo = Path(__file__).parents[2] / "pi-plugin-mcp" / "tests" / "servers" / "demo_server.py"
     config = {"mcpServers": {"demo": {"command": sys.executable, "args": [str(demo), "stdio"]}}}
     server.queue(script.reply("listed"))

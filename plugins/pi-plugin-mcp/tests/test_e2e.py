@@ -35,7 +35,8 @@ class Project:
         (self.agent_dir / "settings.json").write_text(
             json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model"})
         )
-        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
+        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir),
+                    "MCP_CONNECT_TIMEOUT_MS": "60000"}  # fmt: skip
 
     def servers(self, **servers: dict[str, Any]) -> None:
         """Write `.mcp.json`."""
@@ -131,6 +132,16 @@ class Rpc:
             if all(record.get(k) == v for k, v in fields.items()):
                 return record
 
+    def mcp_listing_once_started(self, server: str) -> str:
+        """Ask `/mcp` until `server` is no longer starting; return that listing."""
+        while True:
+            self.send({"id": "mcp", "type": "prompt", "message": "/mcp"})
+            listing = ""
+            while f"{server}  [" not in listing:
+                listing = str(self.wait_for(method="notify").get("message", ""))
+            if f"{server}  [starting]" not in listing:
+                return listing
+
 
 def test_slash_mcp_lists_servers_and_their_tools_over_rpc(project: Project) -> None:
     project.servers(demo=demo(), ghost={"command": "no-such-mcp-server-command"})
@@ -141,8 +152,7 @@ def test_slash_mcp_lists_servers_and_their_tools_over_rpc(project: Project) -> N
         assert failure["message"] == (
             "MCP server 'ghost' failed: command not found: no-such-mcp-server-command"
         )
-        rpc.send({"id": "1", "type": "prompt", "message": "/mcp"})
-        listing = rpc.wait_for(method="notify")["message"]
+        listing = rpc.mcp_listing_once_started("demo")
         assert "demo  [connected]" in listing
         assert "mcp__demo__echo" in listing
         assert "ghost  [failed]  no-such-mcp-server-command" in listing
@@ -167,8 +177,7 @@ def test_servers_do_not_outlive_a_killed_pi(project: Project, tmp_path: Path) ->
     pidfile = tmp_path / "server.pid"
     project.servers(demo=demo(env={"MCP_DEMO_PIDFILE": str(pidfile)}))
     rpc = Rpc(project)
-    rpc.send({"id": "s", "type": "get_state"})
-    rpc.wait_for(type="response", id="s")  # session_start, and so the servers, came first
+    rpc.mcp_listing_once_started("demo")  # servers connect in the background
     server_pid = int(pidfile.read_text())
     watch = os.pidfd_open(server_pid)
     try:
@@ -179,3 +188,90 @@ def test_servers_do_not_outlive_a_killed_pi(project: Project, tmp_path: Path) ->
         assert readable == [watch], "the MCP server outlived pi"
     finally:
         os.close(watch)
+
+
+FAULTY = Path(__file__).parent / "servers" / "faulty_server.py"
+
+
+def test_a_huge_result_reaches_neither_the_model_nor_the_session_whole(
+    project: Project, tmp_path: Path
+) -> None:
+    # 10 MB, not the 50 MB of the report: the SDK's stdio reader takes time quadratic in the
+    # length of a line, and a 50 MB result (sent twice, as text and structured) takes minutes
+    saved_in = tmp_path / "tmp"
+    saved_in.mkdir()
+    project.env["TMPDIR"] = str(saved_in)
+    huge = {"FAULTY_HUGE_CHARS": str(10 * 1024 * 1024)}
+    project.servers(faulty={"command": sys.executable, "args": [str(FAULTY)], "env": huge})
+    project.server.queue(
+        chat_stream(tool_calls=[("mcp__faulty__huge", {})]),
+        chat_stream("Too big; I will read the file in parts."),
+    )
+    result = project.pi("-p", "Get the huge output")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Too big; I will read the file in parts."
+
+    second = project.server.requests[1]
+    assert len(second.body) < 100_000
+    (tool_message,) = [m for m in second.json()["messages"] if m["role"] == "tool"]
+    notice = json.dumps(tool_message["content"])
+    assert "the result (10,485,760 characters in 161,320 lines) is larger than the MCP" in notice
+    assert "output limit of 25,000 tokens. Output too large for the context" in notice
+    (saved,) = saved_in.glob("pi-mcp-faulty-huge-*.txt")
+    assert f"the full output is saved in {saved} (plain text)" in notice
+    assert saved.stat().st_size == 10 * 1024 * 1024
+    with saved.open() as file:
+        assert file.readline() == "line 000000000 " + "x" * 49 + "\n"
+
+    (session,) = project.agent_dir.glob("sessions/**/*.jsonl")
+    assert session.stat().st_size < 100_000
+    assert str(saved) in session.read_text()
+
+
+def test_a_server_that_never_answers_does_not_hold_up_the_session(project: Project) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000}, demo=demo())
+    project.server.queue(
+        chat_stream(tool_calls=[("mcp__demo__echo", {"text": "still here"})]),
+        chat_stream("Done."),
+    )
+    rpc = Rpc(project)
+    try:
+        rpc.send({"id": "s", "type": "get_state"})
+        while True:  # well before the 60 s the silent server may take
+            record = rpc.records.get(timeout=10)
+            assert record is not None, "pi closed stdout"
+            if record.get("type") == "response" and record.get("id") == "s":
+                break
+        assert record["success"] is True
+        assert "never  [starting]" in rpc.mcp_listing_once_started("demo")
+        rpc.send({"id": "p", "type": "prompt", "message": "Echo something"})
+        rpc.wait_for(type="agent_end")
+        second = project.server.requests[1].json()
+        tool_messages = [m for m in second["messages"] if m["role"] == "tool"]
+        assert "echo: still here" in json.dumps(tool_messages)
+    finally:
+        rpc.process.kill()
+        rpc.process.wait()
+
+
+def test_print_mode_waits_for_a_silent_server_only_a_moment(project: Project) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000}, demo=demo())
+    project.server.queue(chat_stream("Answered."))
+    project.env["MCP_CONNECT_TIMEOUT_MS"] = "2000"
+    result = project.pi("--no-session", "-p", "Hello", timeout=20)  # the server may take 60 s
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Answered."
+
+
+def test_print_mode_goes_ahead_without_a_silent_server_when_told_not_to_wait(
+    project: Project,
+) -> None:
+    never = {"command": sys.executable, "args": ["-c", "import sys; sys.stdin.read()"]}
+    project.servers(never={**never, "startupTimeout": 60_000})
+    project.server.queue(chat_stream("Answered."))
+    project.env["MCP_CONNECTION_NONBLOCKING"] = "1"
+    result = project.pi("--no-session", "-p", "Hello", timeout=20)  # the server may take 60 s
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Answered."

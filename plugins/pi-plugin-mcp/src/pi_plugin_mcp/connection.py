@@ -13,9 +13,9 @@ import contextlib
 import logging
 import os
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, TypeVar
 
 import anyio
 from mcp import types
@@ -23,12 +23,14 @@ from mcp.client.session import ClientSession
 from mcp.shared.message import SessionMessage
 
 from pi_plugin_mcp.config import ServerConfig
+from pi_plugin_mcp.replies import MalformedReply, ReplyWatch, describe_unparsable
 
 # The SDK logs each unparsable line and dropped connection with a traceback; pi reports them
 # itself, once, in words.
 logging.getLogger("mcp").addHandler(logging.NullHandler())
 logging.getLogger("mcp").propagate = False
 
+T = TypeVar("T")
 State = Literal["stopped", "starting", "connected", "failed"]
 STDERR_TAIL_CHARS = 4000
 STDERR_TAIL_LINES = 10
@@ -62,6 +64,7 @@ class ServerConnection:
         self._bad_line: str | None = None
         self._capabilities: types.ServerCapabilities | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._replies = ReplyWatch()
 
     @property
     def name(self) -> str:
@@ -74,12 +77,25 @@ class ServerConnection:
         """Connect and list the server's tools; on failure `state` is "failed" with `error` set."""
         if self.state in ("starting", "connected"):
             return
+        self.begin()
+        await self.wait_ready()
+
+    def begin(self) -> None:
+        """Start connecting in the background and return at once (`state` is "starting")."""
+        if self.state in ("starting", "connected"):
+            return
         self.state, self.error, self.warnings = "starting", None, []
         self._ready = asyncio.Event()
         self._done = asyncio.Event()
         self._stop = anyio.Event()
         self._bad_line = None
+        self._replies = ReplyWatch()
         self._runner = asyncio.create_task(self._run(), name=f"mcp server {self.name}")
+
+    async def wait_ready(self) -> None:
+        """Wait until the server has connected or failed; past `startupTimeout` it has failed."""
+        if self._runner is None:
+            return
         try:
             await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout)
         except TimeoutError:
@@ -89,6 +105,8 @@ class ServerConnection:
     async def stop(self) -> None:
         """Close the session and stop the server process; waits until it is gone."""
         self._stop.set()
+        if self.state == "starting":  # mid-handshake there is nothing to close gracefully
+            await self._cancel_runner()
         runner, self._runner = self._runner, None
         if runner is not None and not runner.done():
             try:
@@ -110,10 +128,10 @@ class ServerConnection:
         try:
             async with AsyncExitStack() as stack:
                 read, write = await stack.enter_async_context(self._transport())
-                reader, closed = await stack.enter_async_context(self._watched(read))
+                reader, writer, closed = await stack.enter_async_context(self._watched(read, write))
                 session = await stack.enter_async_context(
                     ClientSession(
-                        reader, write, client_info=_CLIENT_INFO, message_handler=self._on_message
+                        reader, writer, client_info=_CLIENT_INFO, message_handler=self._on_message
                     )
                 )
                 initialized = await session.initialize()
@@ -170,23 +188,24 @@ class ServerConnection:
                 yield streams
 
     @asynccontextmanager
-    async def _watched(self, read: Any) -> AsyncIterator[tuple[Any, anyio.Event]]:
-        """Forward the transport's messages, note lines that are not JSON-RPC, and set the
-        returned event when the stream ends (the server exited or the connection dropped)."""
+    async def _watched(self, read: Any, write: Any) -> AsyncIterator[tuple[Any, Any, anyio.Event]]:
+        """Forward the transport's messages both ways, note lines that are not JSON-RPC and
+        malformed replies (failing the calls waiting), and set the returned event when the
+        stream ends (the server exited or the connection dropped)."""
         closed = anyio.Event()
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        out_send, out_receive = anyio.create_memory_object_stream[SessionMessage](0)
 
         async def pump() -> None:
             try:
                 async with send:
                     async for item in read:
                         if isinstance(item, Exception):
-                            if self._bad_line is None:
-                                self._bad_line = _bad_input(item)
-                                self.warnings.append(
-                                    f"printed something that is not JSON-RPC on stdout: "
-                                    f"{self._bad_line}"
-                                )
+                            self._malformed(item)
+                            continue
+                        problem = self._replies.received(item.message)
+                        if problem is not None:
+                            self._replies.fail_pending(problem)
                             continue
                         await send.send(item)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -194,12 +213,30 @@ class ServerConnection:
             finally:
                 closed.set()
 
+        async def pump_out() -> None:
+            with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                async with out_receive:
+                    async for message in out_receive:
+                        self._replies.sent(message.message)
+                        await write.send(message)
+
         async with anyio.create_task_group() as group:
             group.start_soon(pump)
+            group.start_soon(pump_out)
             try:
-                yield receive, closed
+                yield receive, out_send, closed
             finally:
                 group.cancel_scope.cancel()
+
+    def _malformed(self, error: Exception) -> None:
+        """A line that is not JSON-RPC: fails the calls waiting, else is one warning."""
+        if self._replies.fail_pending(describe_unparsable(error)):
+            return
+        if self._bad_line is None:
+            self._bad_line = _bad_input(error)
+            self.warnings.append(
+                f"printed something that is not JSON-RPC on stdout: {self._bad_line}"
+            )
 
     async def _refresh(self, session: ClientSession) -> None:
         caps = self._capabilities
@@ -275,14 +312,22 @@ class ServerConnection:
         return session
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        """Call a tool; cancelling the awaiting task sends MCP's cancellation notification."""
+        """Call a tool (once the server has connected, if it is still starting); cancelling the
+        awaiting task sends MCP's cancellation notification."""
+        if self.state == "starting":
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), self.config.startup_timeout)
         session = self._connected()
         try:
-            result = await session.call_tool(
-                tool, arguments, read_timeout_seconds=self.config.tool_timeout
+            result = await self._replies.guard(
+                session.call_tool(tool, arguments, read_timeout_seconds=self.config.tool_timeout)
             )
         except asyncio.CancelledError:
             raise
+        except MalformedReply as error:
+            raise RuntimeError(
+                f"MCP server {self.name!r} sent a malformed reply to {tool!r}: {error}"
+            ) from None
         except Exception as error:
             if _is_closed(error):  # the server went away: wait until the runner has seen it
                 with contextlib.suppress(TimeoutError):
@@ -300,11 +345,19 @@ class ServerConnection:
 
     async def get_prompt(self, prompt: str, arguments: dict[str, str]) -> types.GetPromptResult:
         """Render one of the server's prompts."""
-        return await self._connected().get_prompt(prompt, arguments)
+        return await self._guarded(self._connected().get_prompt(prompt, arguments))
 
     async def read_resource(self, uri: str) -> types.ReadResourceResult:
         """Read one of the server's resources."""
-        return await self._connected().read_resource(uri)
+        return await self._guarded(self._connected().read_resource(uri))
+
+    async def _guarded(self, call: Awaitable[T]) -> T:
+        try:
+            return await self._replies.guard(call)
+        except MalformedReply as error:
+            raise RuntimeError(
+                f"MCP server {self.name!r} sent a malformed reply: {error}"
+            ) from None
 
 
 async def _all_tools(session: ClientSession) -> list[types.Tool]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,7 @@ from mcp import types
 from pi_plugin_mcp._pi import ExtensionContext, agent_dir
 from pi_plugin_mcp.config import LoadedConfig, ServerConfig, config_files, load_config
 from pi_plugin_mcp.connection import ServerConnection
+from pi_plugin_mcp.names import unique_names
 from pi_plugin_mcp.tools import InvalidSchema, McpTool, checked_schema
 
 Report = Callable[[str, str], None]
@@ -41,6 +42,7 @@ class McpManager:
         self._ctx: ExtensionContext | None = None
         self._registered: dict[str, dict[str, McpTool]] = {}
         self._reported: set[tuple[str, str]] = set()
+        self._starting: asyncio.Task[None] | None = None
 
     # --- lifetime ----------------------------------------------------------------------------
 
@@ -51,6 +53,12 @@ class McpManager:
     ) -> None:
         """Start every server (from `config`, else the files), concurrently, each with its
         startup timeout; failures are reported, never raised."""
+        self._prepare(ctx, config)
+        await self._start_all()
+
+    def _prepare(
+        self, ctx: ExtensionContext | None, config: LoadedConfig | Iterable[ServerConfig] | None
+    ) -> None:
         self._ctx = ctx
         if config is None:
             cwd = Path(ctx.cwd) if ctx is not None else Path.cwd()
@@ -64,10 +72,34 @@ class McpManager:
             servers = config
         for server in servers:
             self.connections[server.name] = ServerConnection(server, self._changed)
+
+    async def _start_all(self) -> None:
         await asyncio.gather(*(c.start() for c in self.connections.values()))
+
+    def launch(
+        self,
+        ctx: ExtensionContext | None,
+        config: LoadedConfig | Iterable[ServerConfig] | None = None,
+    ) -> None:
+        """Start every server in the background and return at once; each server's tools are
+        registered when it connects. `wait_started()` waits for the handshakes."""
+        self._prepare(ctx, config)
+        for connection in self.connections.values():
+            connection.begin()
+        ready = (c.wait_ready() for c in self.connections.values())
+        self._starting = asyncio.create_task(_gather(ready), name="mcp servers")
+
+    async def wait_started(self) -> None:
+        """Wait until every server launched has connected or failed (each within its timeout)."""
+        if self._starting is not None:
+            await asyncio.wait({self._starting})
 
     async def stop(self) -> None:
         """Stop every server and remove its tools."""
+        starting, self._starting = self._starting, None
+        if starting is not None and not starting.done():
+            starting.cancel()  # stop waiting for handshakes; each runner is stopped below
+            await asyncio.gather(starting, return_exceptions=True)
         await asyncio.gather(*(c.stop() for c in self.connections.values()))
         for name in list(self._registered):
             self._sync(name, [])
@@ -94,10 +126,14 @@ class McpManager:
             self._sync(name, [])
             self._once(name, f"MCP server {name!r} failed: {connection.error}", "error")
             return
+        taken = {tool for server, own in self._registered.items() if server != name for tool in own}
+        names, collisions = unique_names(name, (tool.name for tool in connection.tools), taken)
+        for collision in collisions:
+            self._once(name, collision.message(), "warning")
         tools: list[McpTool] = []
         for tool in connection.tools:
             try:
-                tools.append(McpTool(connection, tool, checked_schema(tool)))
+                tools.append(McpTool(connection, tool, checked_schema(tool), names[tool.name]))
             except InvalidSchema as error:
                 self._once(
                     name, f"MCP server {name!r}: tool {tool.name!r} is skipped: {error}", "warning"
@@ -198,6 +234,10 @@ class McpManager:
             return
         self._reported.add((key, message))
         self._report(message, level)
+
+
+async def _gather(waits: Iterable[Awaitable[None]]) -> None:
+    await asyncio.gather(*waits)
 
 
 def _stderr_report(message: str, level: str) -> None:

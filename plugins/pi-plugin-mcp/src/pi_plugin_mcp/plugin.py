@@ -6,6 +6,9 @@ read like prompt templates.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -48,7 +51,8 @@ def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
 
 @hookimpl
 async def session_start(ctx: ExtensionContext) -> None:
-    """Start the configured MCP servers concurrently and register their tools."""
+    """Start the configured MCP servers in the background, each one's tools joining pi's when
+    it connects; print mode first waits a moment for them."""
     if _state.manager is not None:
         await _state.manager.stop()
         _state.manager = None
@@ -64,7 +68,23 @@ async def session_start(ctx: ExtensionContext) -> None:
 
     manager = McpManager(_reporter(ctx))
     _state.manager = manager
-    await manager.start(ctx, loaded)
+    manager.launch(ctx, loaded)
+    if not ctx.has_ui and not _nonblocking():
+        # print mode: give the servers a moment so the first request has their tools, as
+        # Claude Code's -p does; a server still connecting after it joins later
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(manager.wait_started(), _connect_wait())
+
+
+def _nonblocking() -> bool:
+    value = os.environ.get("MCP_CONNECTION_NONBLOCKING", "").strip().lower()
+    return value in ("1", "true", "yes", "on")
+
+
+def _connect_wait() -> float:
+    """Seconds print mode waits for servers: `$MCP_CONNECT_TIMEOUT_MS`, else 5."""
+    raw = os.environ.get("MCP_CONNECT_TIMEOUT_MS", "").strip()
+    return int(raw) / 1000 if raw.isdigit() and int(raw) > 0 else 5.0
 
 
 @hookimpl
@@ -81,6 +101,7 @@ async def input(event: InputEvent) -> InputTransform | None:
     manager = _state.manager
     if manager is None or not event.text.startswith("/mcp__"):
         return None
+    await manager.wait_started()  # the prompt may be a server's still connecting
     head, _, rest = event.text[1:].partition(" ")
     for server, prompt in manager.list_prompts():
         if tool_name(server, prompt.name) == head:

@@ -20,6 +20,7 @@ from pi_plugin_mcp._pi import (
 )
 from pi_plugin_mcp.config import tool_name
 from pi_plugin_mcp.connection import ServerConnection
+from pi_plugin_mcp.limits import limit_result
 
 
 class AnyArguments(BaseModel):
@@ -53,10 +54,16 @@ class McpTool(Tool[AnyArguments]):
 
     parameters = AnyArguments
 
-    def __init__(self, connection: ServerConnection, tool: types.Tool, schema: dict[str, Any]):
+    def __init__(
+        self,
+        connection: ServerConnection,
+        tool: types.Tool,
+        schema: dict[str, Any],
+        name: str | None = None,
+    ):
         self.connection = connection
         self.mcp_name = tool.name
-        self.name = tool_name(connection.name, tool.name)
+        self.name = name or tool_name(connection.name, tool.name)
         self.label = f"{connection.name}: {tool.title or tool.name}"
         self.description = tool.description or f"{tool.name} (MCP server {connection.name})"
         self.schema = schema
@@ -95,7 +102,7 @@ class McpTool(Tool[AnyArguments]):
         arguments = params.model_dump()
         call = self.connection.call_tool(self.mcp_name, arguments)
         result = await (signal.race(call) if signal is not None else call)
-        mapped = to_tool_result(result)
+        mapped = limit_result(to_tool_result(result), self.connection.name, self.mcp_name)
         if result.is_error:
             raise McpToolError(mapped.text_content() or f"{self.name} failed")
         return mapped
