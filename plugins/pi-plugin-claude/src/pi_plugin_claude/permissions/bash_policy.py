@@ -1,0 +1,215 @@
+"""Deciding a Bash call: every simple command it runs must be allowed for the whole to be.
+
+The command line is parsed (`shell.parse_command`); each simple command is matched against the
+Bash rules after normalisation (no `VAR=` prefixes, no `env`/`command`/`sudo` …), classified
+(`readonly.classify`), and its paths and redirections are checked against the working folders
+and the `Read(...)`/`Edit(...)` rules. Any deny denies; what is not understood asks.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from pi_plugin_claude.permissions.modes import FILESYSTEM_COMMANDS
+from pi_plugin_claude.permissions.readonly import Classification, classify
+from pi_plugin_claude.permissions.rules import (
+    PermissionRule,
+    command_matches,
+    path_matches,
+    rule_covers_tool,
+    rule_matches,
+)
+from pi_plugin_claude.permissions.shell import SimpleCommand, parse_command
+
+if TYPE_CHECKING:
+    from pi_plugin_claude.permissions.engine import PermissionPolicy
+
+SAFE_VARIABLES = frozenset(
+    {"GOEXPERIMENT", "GOOS", "GOARCH", "CGO_ENABLED", "GO111MODULE", "RUST_BACKTRACE", "RUST_LOG",
+     "NODE_ENV", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+     "PYTEST_DEBUG", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_TIME", "CHARSET", "TERM",
+     "COLORTERM", "NO_COLOR", "FORCE_COLOR", "TZ", "LS_COLORS", "LSCOLORS", "GREP_COLOR",
+     "GREP_COLORS", "GCC_COLORS", "TIME_STYLE", "BLOCK_SIZE", "BLOCKSIZE", "COLUMNS", "LINES",
+     "CLICOLOR", "CLICOLOR_FORCE", "CI", "DEBIAN_FRONTEND", "GIT_TERMINAL_PROMPT"}
+)  # fmt: skip
+"""`VAR=` prefixes that leave a command allowed; any other (`LD_PRELOAD=…`, `PAGER=…`) asks."""
+
+Outcome = Literal["allow", "deny", "ask", "plan", "outside"]
+
+
+@dataclass(frozen=True)
+class BashVerdict:
+    """The decision on a Bash call: allow, deny, ask, plan (refused in plan mode), outside."""
+
+    outcome: Outcome
+    reason: Literal["rule", "readOnly", "mode", "default", "workingDir"] = "default"
+    rule: PermissionRule | None = None
+    detail: str = ""
+
+
+def resolve_path(arg: str, cwd: str, home: str) -> str:
+    """An argument as the absolute, symlink-free path it names (`~`, `..`; a glob's folder)."""
+    cut = min((arg.find(c) for c in "*?[" if c in arg), default=-1)
+    if cut >= 0:
+        arg = arg[:cut]
+        arg = arg if arg.endswith("/") or not arg else os.path.dirname(arg) or "."
+    if arg == "~" or arg.startswith("~/"):
+        arg = home + arg[1:]
+    return os.path.realpath(os.path.join(cwd, arg or "."))
+
+
+def _rule_matches_part(rule: PermissionRule, part: SimpleCommand) -> bool:
+    if not rule_covers_tool(rule, "Bash") or rule.tool != "Bash" or part.unknown:
+        return False
+    if rule.specifier is None:
+        return True
+    return any(command_matches(rule.specifier, text) for text in (part.text, shlex.join(part.argv)))
+
+
+def _first_rule(rules: list[PermissionRule], part: SimpleCommand) -> PermissionRule | None:
+    return next((rule for rule in rules if _rule_matches_part(rule, part)), None)
+
+
+def _allow_rule(rules: list[PermissionRule], part: SimpleCommand) -> PermissionRule | None:
+    """An allow rule covers a part only if its words are all known (no `$X`, no `$(…)`)."""
+    return None if part.dynamic else _first_rule(rules, part)
+
+
+class _Judge:
+    """Holds one call's context: the policy, the parsed parts and their classifications."""
+
+    def __init__(self, policy: PermissionPolicy, command: str) -> None:
+        self.policy = policy
+        self.command = command
+        self.parsed = parse_command(command)
+        self.parts = self.parsed.commands
+        self.kinds = [classify(part) for part in self.parts]
+        roots = policy.working_dirs()
+        self.roots = roots + [os.path.realpath(root) for root in roots]
+
+    def resolve(self, arg: str) -> str:
+        """An argument as an absolute path, from the policy's cwd and home."""
+        return resolve_path(arg, self.policy.cwd, self.policy.home)
+
+    def inside(self, path: str) -> bool:
+        """Whether `path` lies in a working folder (cwd or an added directory)."""
+        return any(
+            path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots
+        )
+
+    def read_paths(self, part: SimpleCommand, kind: Classification) -> list[str]:
+        """The absolute paths a read-only command reads (its path arguments and `< file`)."""
+        reads = [r.target for r in part.redirects if r.reads and r.target]
+        return [self.resolve(p) for p in (*kind.paths, *reads)]
+
+    def read_candidates(self, part: SimpleCommand, kind: Classification) -> list[str]:
+        """The read paths as deny rules see them: a glob (`secrets/*`) stands for its entries."""
+        reads = [r.target for r in part.redirects if r.reads and r.target]
+        paths = []
+        for arg in (*kind.paths, *reads):
+            path = self.resolve(arg)
+            paths.append(path)
+            if any(c in arg for c in "*?["):
+                paths.append(os.path.join(path, "*"))
+        return paths
+
+    def path_rule(self, rules: list[PermissionRule], tool: str, path: str) -> PermissionRule | None:
+        """The first `Read(...)`/`Edit(...)` rule of `rules` whose path pattern covers `path`."""
+        for rule in rules:
+            if rule.tool != tool or rule.specifier is None:
+                continue
+            if path_matches(rule, path, self.policy.cwd, self.policy.home):
+                return rule
+        return None
+
+    def denied(self) -> BashVerdict | None:
+        """A deny rule that matches the line, a part, a path it reads or a file it writes."""
+        deny = self.policy.deny
+        cwd, home = self.policy.cwd, self.policy.home
+        raw = {"command": self.command}
+        for whole in deny:
+            if whole.tool == "Bash" and rule_matches(whole, "Bash", raw, cwd, home):
+                return BashVerdict("deny", "rule", whole)
+        for part, kind in zip(self.parts, self.kinds, strict=True):
+            rule = _first_rule(deny, part)
+            reads = self.read_candidates(part, kind) if kind.read_only else []
+            writes = [self.resolve(w.target) for w in part.writes if w.target]
+            for path in reads:
+                rule = rule or self.path_rule(deny, "Read", path)
+            for path in writes:
+                rule = rule or self.path_rule(deny, "Edit", path)
+            if rule is not None:
+                return BashVerdict("deny", "rule", rule)
+        return None
+
+    def asked(self) -> PermissionRule | None:
+        """The first ask rule matching a part."""
+        for part in self.parts:
+            rule = _first_rule(self.policy.ask, part)
+            if rule is not None:
+                return rule
+        return None
+
+    def writes_allowed(self, part: SimpleCommand) -> bool:
+        """A redirection to a file needs its own allowance: acceptEdits inside, or an Edit rule."""
+        for redirect in part.writes:
+            if redirect.target is None:
+                return False
+            path = self.resolve(redirect.target)
+            if self.policy.mode == "acceptEdits" and self.inside(path):
+                continue
+            if self.path_rule(self.policy.allow, "Edit", path) is None:
+                return False
+        return True
+
+    def filesystem_edit(self, part: SimpleCommand) -> bool:
+        """acceptEdits: `mkdir`/`touch`/`rm`/`mv`/`cp`/`sed` on literal paths inside the folders."""
+        if not part.argv or part.argv[0] not in FILESYSTEM_COMMANDS or part.dynamic:
+            return False
+        operands = [a for a in part.argv[1:] if not a.startswith("-")]
+        return all(self.inside(self.resolve(a)) for a in operands)
+
+    def decide(self) -> BashVerdict:
+        """The verdict for the whole command line."""
+        denied = self.denied()
+        if denied is not None:
+            return denied
+        mode = self.policy.mode
+        if mode == "bypassPermissions":
+            return BashVerdict("allow", "mode")
+        asked = self.asked()
+        if asked is not None:
+            return BashVerdict("ask", "rule", asked)
+        if not self.parsed.known:
+            return BashVerdict("plan" if mode == "plan" else "ask", detail="it cannot be parsed")
+        reason: Literal["rule", "readOnly", "mode"] = "readOnly"
+        used: PermissionRule | None = None
+        outside = False
+        for part, kind in zip(self.parts, self.kinds, strict=True):
+            plain = all(name in SAFE_VARIABLES for name in part.assigned)
+            read_only = kind.read_only and not part.writes and plain
+            if read_only and not kind.unknown_paths:
+                if all(self.inside(p) for p in self.read_paths(part, kind)):
+                    continue
+                outside = True
+                continue
+            rule = _allow_rule(self.policy.allow, part) if plain else None
+            if rule is not None and self.writes_allowed(part):
+                reason, used = "rule", used or rule
+                continue
+            edits = plain and (kind.read_only or self.filesystem_edit(part))
+            if mode == "acceptEdits" and self.writes_allowed(part) and edits:
+                reason = "mode" if reason != "rule" else reason
+                continue
+            return BashVerdict("plan" if mode == "plan" else "ask")
+        if outside:
+            return BashVerdict("outside", "workingDir")
+        return BashVerdict("allow", reason, used)
+
+
+def decide_bash(policy: PermissionPolicy, command: str) -> BashVerdict:
+    """Decide a Bash command line under the policy's rules and mode."""
+    return _Judge(policy, command).decide()
