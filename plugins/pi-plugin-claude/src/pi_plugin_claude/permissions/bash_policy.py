@@ -105,6 +105,10 @@ class _Judge:
         reads = [r.target for r in part.redirects if r.reads and r.target]
         return [self.resolve(p) for p in (*kind.paths, *reads)]
 
+    def reads_inside(self, part: SimpleCommand, kind: Classification) -> bool:
+        """Whether every path a read-only command reads lies in a working folder."""
+        return all(self.inside(path) for path in self.read_paths(part, kind))
+
     def read_candidates(self, part: SimpleCommand, kind: Classification) -> list[str]:
         """The read paths as deny rules see them: a glob (`secrets/*`) stands for its entries."""
         reads = [r.target for r in part.redirects if r.reads and r.target]
@@ -189,10 +193,11 @@ class _Judge:
         used: PermissionRule | None = None
         outside = False
         for part, kind in zip(self.parts, self.kinds, strict=True):
-            plain = all(name in SAFE_VARIABLES for name in part.assigned)
+            # unsafe `VAR=` prefixes and words only known at run time (`$X`, `$(…)`) need a person
+            plain = all(name in SAFE_VARIABLES for name in part.assigned) and not part.dynamic
             read_only = kind.read_only and not part.writes and plain
             if read_only and not kind.unknown_paths:
-                if all(self.inside(p) for p in self.read_paths(part, kind)):
+                if self.reads_inside(part, kind):
                     continue
                 outside = True
                 continue
@@ -200,7 +205,10 @@ class _Judge:
             if rule is not None and self.writes_allowed(part):
                 reason, used = "rule", used or rule
                 continue
-            edits = plain and (kind.read_only or self.filesystem_edit(part))
+            reads_inside = (
+                kind.read_only and not kind.unknown_paths and self.reads_inside(part, kind)
+            )
+            edits = plain and (reads_inside or self.filesystem_edit(part))
             if mode == "acceptEdits" and self.writes_allowed(part) and edits:
                 reason = "mode" if reason != "rule" else reason
                 continue
