@@ -69,7 +69,7 @@ def _with_bad_part(draw: st.DrawFn, bad: list[str]) -> str:
     op = draw(st.sampled_from(BINARY))
     poison = draw(_lines(bad))
     left, right = (good, poison) if draw(st.booleans()) else (poison, good)
-    return _join(left, op, right)
+    return f"{left}\n{right}" if op == "\n" else f"{left} {op} {right}"
 
 
 @settings(max_examples=300, deadline=None)
