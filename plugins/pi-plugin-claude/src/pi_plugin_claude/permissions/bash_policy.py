@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pi_plugin_claude.permissions.modes import FILESYSTEM_COMMANDS
-from pi_plugin_claude.permissions.readonly import Classification, classify
+from pi_plugin_claude.permissions.readonly import classify
 from pi_plugin_claude.permissions.rules import (
     PermissionRule,
     command_matches,
@@ -89,10 +89,27 @@ class _Judge:
         self.kinds = [classify(part) for part in self.parts]
         roots = policy.working_dirs()
         self.roots = roots + [os.path.realpath(root) for root in roots]
+        self.bases = self._bases()
 
-    def resolve(self, arg: str) -> str:
-        """An argument as an absolute path, from the policy's cwd and home."""
-        return resolve_path(arg, self.policy.cwd, self.policy.home)
+    def _bases(self) -> list[list[str]]:
+        """For each part, every folder it may run in: the cwd and each earlier `cd` target.
+
+        Parts are in source order; a `cd` in a subshell or a failed `cd` leaves the folder
+        uncertain, so a path is judged from all of them (inside only if inside from each).
+        """
+        folders = [self.policy.cwd]
+        bases = []
+        for part in self.parts:
+            bases.append(list(folders))
+            if part.argv[:1] == ("cd",):
+                operands = [a for a in part.argv[1:] if not a.startswith("-")]
+                target = operands[0] if operands else "~"
+                folders.extend(resolve_path(target, base, self.policy.home) for base in bases[-1])
+        return bases
+
+    def resolve(self, arg: str, at: int) -> list[str]:
+        """An argument of part `at` as the absolute paths it may name."""
+        return [resolve_path(arg, base, self.policy.home) for base in self.bases[at]]
 
     def inside(self, path: str) -> bool:
         """Whether `path` lies in a working folder (cwd or an added directory)."""
@@ -100,24 +117,26 @@ class _Judge:
             path == root or path.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots
         )
 
-    def read_paths(self, part: SimpleCommand, kind: Classification) -> list[str]:
-        """The absolute paths a read-only command reads (its path arguments and `< file`)."""
+    def read_paths(self, at: int) -> list[str]:
+        """The absolute paths read-only part `at` reads (its path arguments and `< file`)."""
+        part, kind = self.parts[at], self.kinds[at]
         reads = [r.target for r in part.redirects if r.reads and r.target]
-        return [self.resolve(p) for p in (*kind.paths, *reads)]
+        return [path for arg in (*kind.paths, *reads) for path in self.resolve(arg, at)]
 
-    def reads_inside(self, part: SimpleCommand, kind: Classification) -> bool:
-        """Whether every path a read-only command reads lies in a working folder."""
-        return all(self.inside(path) for path in self.read_paths(part, kind))
+    def reads_inside(self, at: int) -> bool:
+        """Whether every path read-only part `at` reads lies in a working folder."""
+        return all(self.inside(path) for path in self.read_paths(at))
 
-    def read_candidates(self, part: SimpleCommand, kind: Classification) -> list[str]:
+    def read_candidates(self, at: int) -> list[str]:
         """The read paths as deny rules see them: a glob (`secrets/*`) stands for its entries."""
+        part, kind = self.parts[at], self.kinds[at]
         reads = [r.target for r in part.redirects if r.reads and r.target]
         paths = []
         for arg in (*kind.paths, *reads):
-            path = self.resolve(arg)
-            paths.append(path)
-            if any(c in arg for c in "*?["):
-                paths.append(os.path.join(path, "*"))
+            for path in self.resolve(arg, at):
+                paths.append(path)
+                if any(c in arg for c in "*?["):
+                    paths.append(os.path.join(path, "*"))
         return paths
 
     def path_rule(self, rules: list[PermissionRule], tool: str, path: str) -> PermissionRule | None:
@@ -137,10 +156,10 @@ class _Judge:
         for whole in deny:
             if whole.tool == "Bash" and rule_matches(whole, "Bash", raw, cwd, home):
                 return BashVerdict("deny", "rule", whole)
-        for part, kind in zip(self.parts, self.kinds, strict=True):
+        for at, (part, kind) in enumerate(zip(self.parts, self.kinds, strict=True)):
             rule = _first_rule(deny, part)
-            reads = self.read_candidates(part, kind) if kind.read_only else []
-            writes = [self.resolve(w.target) for w in part.writes if w.target]
+            reads = self.read_candidates(at) if kind.read_only else []
+            writes = [p for w in part.writes if w.target for p in self.resolve(w.target, at)]
             for path in reads:
                 rule = rule or self.path_rule(deny, "Read", path)
             for path in writes:
@@ -157,24 +176,25 @@ class _Judge:
                 return rule
         return None
 
-    def writes_allowed(self, part: SimpleCommand) -> bool:
+    def writes_allowed(self, at: int) -> bool:
         """A redirection to a file needs its own allowance: acceptEdits inside, or an Edit rule."""
-        for redirect in part.writes:
+        for redirect in self.parts[at].writes:
             if redirect.target is None:
                 return False
-            path = self.resolve(redirect.target)
-            if self.policy.mode == "acceptEdits" and self.inside(path):
-                continue
-            if self.path_rule(self.policy.allow, "Edit", path) is None:
-                return False
+            for path in self.resolve(redirect.target, at):
+                if self.policy.mode == "acceptEdits" and self.inside(path):
+                    continue
+                if self.path_rule(self.policy.allow, "Edit", path) is None:
+                    return False
         return True
 
-    def filesystem_edit(self, part: SimpleCommand) -> bool:
+    def filesystem_edit(self, at: int) -> bool:
         """acceptEdits: `mkdir`/`touch`/`rm`/`mv`/`cp`/`sed` on literal paths inside the folders."""
+        part = self.parts[at]
         if not part.argv or part.argv[0] not in FILESYSTEM_COMMANDS or part.dynamic:
             return False
         operands = [a for a in part.argv[1:] if not a.startswith("-")]
-        return all(self.inside(self.resolve(a)) for a in operands)
+        return all(self.inside(path) for a in operands for path in self.resolve(a, at))
 
     def decide(self) -> BashVerdict:
         """The verdict for the whole command line."""
@@ -192,24 +212,22 @@ class _Judge:
         reason: Literal["rule", "readOnly", "mode"] = "readOnly"
         used: PermissionRule | None = None
         outside = False
-        for part, kind in zip(self.parts, self.kinds, strict=True):
+        for at, (part, kind) in enumerate(zip(self.parts, self.kinds, strict=True)):
             # unsafe `VAR=` prefixes and words only known at run time (`$X`, `$(…)`) need a person
             plain = all(name in SAFE_VARIABLES for name in part.assigned) and not part.dynamic
             read_only = kind.read_only and not part.writes and plain
             if read_only and not kind.unknown_paths:
-                if self.reads_inside(part, kind):
+                if self.reads_inside(at):
                     continue
                 outside = True
                 continue
             rule = _allow_rule(self.policy.allow, part) if plain else None
-            if rule is not None and self.writes_allowed(part):
+            if rule is not None and self.writes_allowed(at):
                 reason, used = "rule", used or rule
                 continue
-            reads_inside = (
-                kind.read_only and not kind.unknown_paths and self.reads_inside(part, kind)
-            )
-            edits = plain and (reads_inside or self.filesystem_edit(part))
-            if mode == "acceptEdits" and self.writes_allowed(part) and edits:
+            reads_inside = kind.read_only and not kind.unknown_paths and self.reads_inside(at)
+            edits = plain and (reads_inside or self.filesystem_edit(at))
+            if mode == "acceptEdits" and self.writes_allowed(at) and edits:
                 reason = "mode" if reason != "rule" else reason
                 continue
             return BashVerdict("plan" if mode == "plan" else "ask")

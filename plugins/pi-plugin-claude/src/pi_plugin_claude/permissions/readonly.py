@@ -122,7 +122,7 @@ def _jq_filter(operands: list[str]) -> bool:
     return not operands or not _JQ_ENV.search(operands[0])
 
 
-_PATHS = _Spec()
+_PATHS = _Spec(denied=_f("--files0-from"))  # `wc --files0-from=F` reads the files F names
 _NO_PATHS = _Spec(operands="none")
 
 SPECS: dict[str, _Spec] = {
@@ -236,6 +236,8 @@ def classify(command: SimpleCommand) -> Classification:
         return _find(args, dynamic)
     if name == "sed":
         return _sed(args, dynamic)
+    if name == "cd":
+        return _cd(args, dynamic)
     spec = SPECS.get(name)
     if spec is None:
         return NOT_READ_ONLY
@@ -349,3 +351,11 @@ def _sed(args: list[str], dynamic: set[int]) -> Classification:
     if not all(sed_script_is_safe(script) for script in scripts):
         return NOT_READ_ONLY
     return Classification(True, tuple(operands))
+
+
+def _cd(args: list[str], dynamic: set[int]) -> Classification:
+    """`cd DIR` reads nothing but moves later commands: its folder must be inside."""
+    operands = [(i, a) for i, a in enumerate(args) if not a.startswith("-") or a == "-"]
+    if len(operands) > 1 or any(i in dynamic or a == "-" for i, a in operands):
+        return Classification(True, (), unknown_paths=True)  # `cd -`, `cd $X`: unknown folder
+    return Classification(True, (operands[0][1] if operands else "~",))

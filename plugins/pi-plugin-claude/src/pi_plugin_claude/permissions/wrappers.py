@@ -88,6 +88,14 @@ _WRAPPERS: dict[str, _Options] = {
     ),
 }
 
+_MOVES: dict[str, frozenset[str]] = {
+    "env": frozenset({"-C", "--chdir"}),
+    "sudo": frozenset({"-D", "--chdir", "-R", "--chroot"}),
+    "doas": frozenset({"-C"}),
+    "xargs": frozenset({"-a", "--arg-file"}),
+}
+"""Wrapper options after which the command's paths no longer mean what they say."""
+
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _SHELL_OPTION_WITH_VALUE = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
 SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
@@ -119,6 +127,8 @@ def unwrap(argv: tuple[str, ...], dynamic: frozenset[int]) -> Unwrapped | None:
         if not arg.startswith("-") or (arg == "-" and name != "env"):
             break
         flag, _, attached = arg.partition("=")
+        if flag in _MOVES.get(name, ()):
+            return Unwrapped(unknown=True)  # another folder or a list of words from a file
         if flag in options.with_value:
             index += 1 if attached else 2
         elif (
