@@ -180,6 +180,8 @@ ROWS: list[tuple[str, str, str]] = [
     ("cat README.md > out.txt", EDIT, ""),
     # P6: read-only commands outside the working folders, and Read deny rules
     ("cat ~/.ssh/id_rsa", ASK, "cc; cc dontAsk"),
+    ("cat ~root/.ssh/id_rsa", ASK, ""),
+    ("cat ~nosuchuser/x", ASK, ""),
     ("cat /etc/passwd", ASK, ""),
     ("ls ..", ASK, "cc"),
     ("cat ../other/x", ASK, ""),

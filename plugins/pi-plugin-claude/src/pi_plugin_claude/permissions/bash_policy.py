@@ -58,6 +58,9 @@ def resolve_path(arg: str, cwd: str, home: str) -> str:
         arg = arg if arg.endswith("/") or not arg else os.path.dirname(arg) or "."
     if arg == "~" or arg.startswith("~/"):
         arg = home + arg[1:]
+    elif arg.startswith("~"):  # `~user/…`: another user's home (or "/" when unknown: outside)
+        expanded = os.path.expanduser(arg)
+        arg = expanded if expanded != arg else os.sep
     return os.path.realpath(os.path.join(cwd, arg or "."))
 
 
