@@ -190,6 +190,8 @@ ROWS: list[tuple[str, str, str]] = [
     ("grep -r key ~", ASK, ""),
     ("ls ~/.ssh/*", ASK, ""),
     ("find / -name x", ASK, ""),
+    ("find -L / -name x", ASK, ""),
+    ("find -L . -name x", READ, ""),
     ("cat < /etc/passwd", ASK, ""),
     ("cd /tmp", ASK, ""),
     ("env -C / cat etc/passwd", ASK, ""),

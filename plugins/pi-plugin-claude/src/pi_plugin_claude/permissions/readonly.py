@@ -310,7 +310,14 @@ def _find(args: list[str], dynamic: set[int]) -> Classification:
         return NOT_READ_ONLY
     paths: list[str] = []
     unknown = False
+    start = 0
+    while start < len(args) and (
+        args[start] in ("-H", "-L", "-P", "-D") or args[start][:2] == "-O"
+    ):
+        start += 2 if args[start] == "-D" else 1  # options before the paths: find -L / …
     for index, arg in enumerate(args):
+        if index < start:
+            continue
         if arg.startswith(("-", "(", "!")) or arg in ("(", ")", "!"):
             break
         if index in dynamic:
@@ -318,7 +325,7 @@ def _find(args: list[str], dynamic: set[int]) -> Classification:
         else:
             paths.append(arg)
     # an expression whose operand is dynamic could be `-delete` once expanded
-    unknown = unknown or any(i >= len(paths) for i in dynamic)
+    unknown = unknown or any(i >= start + len(paths) for i in dynamic)
     return Classification(True, tuple(paths) or (".",), unknown)
 
 
