@@ -7,8 +7,9 @@ plan mode: refused until the plan is approved), D deny. Rows marked "cc" were ru
 Claude Code 2.1.197 (`claude -p --permission-mode …` against a loopback fake Anthropic server)
 in the modes named (default when none is) and gave the same decision. "cc-ask" marks a row where
 Claude Code asks and pi denies, because a denied command runs inside the line (the issue asks
-for "any deny denies"). Like Claude Code, a command with a word only known at run time
-(`$X`, `$(…)`, backticks) is never allowed without asking.
+for "any deny denies"); "cc-asks" marks the one row where Claude Code asks and pi allows (an
+unquoted heredoc whose body has nothing to expand). Like Claude Code, a command with another
+command's output as a word (`$(…)`, backticks) is never allowed without asking.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("date -s 2020-01-01", ASK, "cc"),
     ("date --set=2020-01-01", ASK, ""),
     ("date 010100002020", ASK, ""),
-    ("sed -i 's/a/b/' README.md", EDIT, "cc"),
+    ("sed -i 's/a/b/' README.md", EDIT, "cc; cc acceptEdits"),
     ("sed -n 'w out.txt' README.md", EDIT, ""),
     ("sed 's/a/b/w out.txt' README.md", EDIT, ""),
     ("sed -f script.sed README.md", EDIT, ""),
@@ -174,7 +175,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("cat <<EOF\n$(rm x)\nEOF", DENIED, ""),
     ("cat <<<$(rm x)", DENIED, ""),
     ("echo $(echo $(rm x))", DENIED, ""),
-    ("echo hi > out.txt", EDIT, "cc acceptEdits"),
+    ("echo hi > out.txt", EDIT, "cc acceptEdits; cc plan"),
     ("echo hi >> /tmp/out.txt", ASK, "cc acceptEdits"),
     ("cat ~/.ssh/id_rsa > out.txt", ASK, ""),
     ("cat README.md > out.txt", EDIT, ""),
@@ -201,7 +202,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("cd", ASK, ""),
     ("cd -", ASK, ""),
     ("cd && cat .ssh/id_rsa", ASK, ""),
-    ("cd secrets && cat key", DENIED, ""),
+    ("cd secrets && cat key", DENIED, "cc"),
     ("(cd secrets) ; cat key", DENIED, ""),
     ("cd src && cat ../secrets/key", DENIED, ""),
     ("cd src; cat ../README.md", ASK, ""),  # judged from both folders: /README.md is outside
@@ -223,7 +224,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("head secrets/a/b", DENIED, ""),
     ("cat < secrets/key", DENIED, ""),
     ("cat src/../secrets/key", DENIED, ""),
-    ("cat secrets/*", DENIED, ""),
+    ("cat secrets/*", DENIED, "cc"),
     ("tail -n 1 README.md secrets/key", DENIED, ""),
     ("sort secrets/key | uniq", DENIED, ""),
     # what cannot be parsed or is not known asks
@@ -292,21 +293,25 @@ ROWS: list[tuple[str, str, str]] = [
     ("git blame README.md", READ, ""),
     ("git stash list", READ, ""),
     ("git --no-pager log -3", READ, ""),
-    ("git config --get user.name", READ, ""),
+    ("git config --get user.name", READ, "cc"),
     ("sort README.md", READ, ""),
     ("sort -u -k2 README.md", READ, ""),
     ("uniq README.md", READ, ""),
-    ("uniq -c", READ, ""),
+    ("uniq -c", READ, "cc"),
     ("tree src", READ, ""),
     ("tree -L 2", READ, ""),
     ("date", READ, ""),
-    ("date +%Y-%m-%d", READ, ""),
+    ("date +%Y", READ, "cc"),
     ("date -u", READ, ""),
     ("rg foo src", READ, ""),
     ("rg -n foo", READ, ""),
     ("sed -n 1p README.md", READ, "cc"),
     ("sed -n '1,5p' README.md", READ, ""),
-    ("sed 's/a/b/g' README.md", READ, ""),
+    ("sed -nE '/a/p' README.md", READ, ""),
+    ("cat $F", ASK, ""),
+    ("git log $REF", ASK, ""),
+    ("echo $(rm x)", DENIED, ""),
+    ("sed 's/a/b/g' README.md", EDIT, "cc"),
     ("ls > /dev/null 2>&1", READ, ""),
     ("ls 2>/dev/null", READ, ""),
     ("echo hi >&2", READ, ""),
@@ -316,7 +321,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("du -sh src", READ, ""),
     ("which python3", READ, ""),
     ("whoami", READ, ""),
-    ("echo $HOME", ASK, ""),
+    ("echo $HOME", READ, "cc"),
     ("printf '%s\\n' a b", READ, ""),
     ("cd src && ls", READ, "cc"),
     ("(cd src; ls)", READ, ""),
@@ -325,15 +330,15 @@ ROWS: list[tuple[str, str, str]] = [
     ("ls && pwd || echo no", READ, ""),
     ("true", READ, ""),
     ("X=1", READ, ""),
-    ("cat <<EOF\nhi\nEOF", READ, ""),
+    ("cat <<EOF\nhi\nEOF", READ, "cc-asks: pi reads the body and finds nothing to expand"),
     ("cat <<'EOF'\n$(rm x)\nEOF", READ, ""),
     ("echo $(ls)", ASK, "cc"),
     ("echo `pwd`", ASK, ""),
-    ("ls | xargs echo", ASK, ""),
+    ("ls | xargs echo", READ, "cc"),
     ("diff README.md src/a", READ, ""),
     ("jq .name package.json", READ, ""),
     ("command -v git", READ, ""),
-    ("[[ -f README.md ]] && cat README.md", READ, ""),
+    ("[[ -f README.md ]] && cat README.md", READ, "cc"),
 ]
 
 

@@ -216,8 +216,8 @@ class _Judge:
         used: PermissionRule | None = None
         outside = False
         for at, (part, kind) in enumerate(zip(self.parts, self.kinds, strict=True)):
-            # unsafe `VAR=` prefixes and words only known at run time (`$X`, `$(…)`) need a person
-            plain = all(name in SAFE_VARIABLES for name in part.assigned) and not part.dynamic
+            # unsafe `VAR=` prefixes and another command's output as words (`$(…)`) need a person
+            plain = all(name in SAFE_VARIABLES for name in part.assigned) and not part.substituted
             read_only = kind.read_only and not part.writes and plain
             if read_only and not kind.unknown_paths:
                 if self.reads_inside(at):

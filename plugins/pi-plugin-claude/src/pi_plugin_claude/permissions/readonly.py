@@ -357,6 +357,8 @@ def _sed(args: list[str], dynamic: set[int]) -> Classification:
         scripts, operands = [operands[0]], operands[1:]
     if not all(sed_script_is_safe(script) for script in scripts):
         return NOT_READ_ONLY
+    if not any(a in ("-n", "--quiet", "--silent") or _short_has(a, "n") for a in args):
+        return NOT_READ_ONLY  # without -n sed echoes every line: Claude Code asks for it
     return Classification(True, tuple(operands))
 
 
@@ -366,3 +368,8 @@ def _cd(args: list[str], dynamic: set[int]) -> Classification:
     if len(operands) > 1 or any(i in dynamic or a == "-" for i, a in operands):
         return Classification(True, (), unknown_paths=True)  # `cd -`, `cd $X`: unknown folder
     return Classification(True, (operands[0][1] if operands else "~",))
+
+
+def _short_has(arg: str, letter: str) -> bool:
+    """Whether a bundle of short options (`-nE`) holds `letter`."""
+    return arg.startswith("-") and not arg.startswith("--") and letter in arg[1:]

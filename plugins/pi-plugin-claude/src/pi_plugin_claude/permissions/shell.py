@@ -70,6 +70,8 @@ class SimpleCommand:
     """The command word itself is not known (a variable, a substitution, an unparsed wrapper)."""
     assigned: tuple[str, ...] = ()
     """Variables set for this command alone (`FOO=1 cmd`, `env FOO=1 cmd`)."""
+    substituted: bool = False
+    """A word holds another command's output (`$(…)`, backticks, `<(…)`)."""
 
     @property
     def text(self) -> str:
@@ -184,6 +186,7 @@ class _Walker:
         dynamic: set[int] = set()
         assigned: list[str] = []
         name_dynamic = False
+        substituted = False
         for child in node.children:
             if child.type == "variable_assignment":
                 self.scan(child)
@@ -199,13 +202,18 @@ class _Walker:
                 value, is_dynamic = self.word(child)
                 if is_dynamic:
                     dynamic.add(len(argv))
+                substituted = substituted or _has_command_substitution(child)
                 argv.append(value)
         if name_dynamic or not argv:
             self.result.commands.append(
                 SimpleCommand(tuple(argv), redirects, frozenset(), True, tuple(assigned))
             )
             return
-        self.add(SimpleCommand(tuple(argv), redirects, frozenset(dynamic), False, tuple(assigned)))
+        self.add(
+            SimpleCommand(
+                tuple(argv), redirects, frozenset(dynamic), False, tuple(assigned), substituted
+            )
+        )
 
     def add(self, command: SimpleCommand) -> None:
         """Record a command after peeling wrappers (`env`, `sudo`, `bash -c` …)."""
@@ -285,3 +293,10 @@ class _Walker:
             or self.has_substitution(child)
             for child in node.children
         )
+
+
+def _has_command_substitution(node: Node) -> bool:
+    """Whether a word contains `$(…)`, backticks or `<(…)`."""
+    if node.type in ("command_substitution", "process_substitution"):
+        return True
+    return any(_has_command_substitution(child) for child in node.children)
