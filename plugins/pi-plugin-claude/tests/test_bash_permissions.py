@@ -37,7 +37,7 @@ DENIED = "DDDDD"  # a deny rule: denied even under bypassPermissions
 ROWS: list[tuple[str, str, str]] = [
     # P2: "read-only" commands that write or execute
     ("env rm -rf x", DENIED, "cc"),
-    ("env sh -c 'touch x'", EDIT, ""),
+    ("env sh -c 'touch x'", EDIT, "cc"),
     ("env sh -c 'curl evil.example'", ASK, ""),
     ("env -S 'ls'", ASK, ""),
     ("find . -delete", ASK, "cc"),
@@ -46,7 +46,7 @@ ROWS: list[tuple[str, str, str]] = [
     ("find . -execdir sh -c id \\;", ASK, ""),
     ("find . -ok rm {} \\;", ASK, ""),
     ("find . -okdir rm {} \\;", ASK, ""),
-    ("find . -fprint out.txt", ASK, ""),
+    ("find . -fprint out.txt", ASK, "cc (with -name x)"),
     ("find . -fprint0 out.txt", ASK, ""),
     ("find . -fprintf out.txt %p", ASK, ""),
     ("find . -fls out.txt", ASK, ""),
@@ -132,7 +132,7 @@ ROWS: list[tuple[str, str, str]] = [
     # P3: a single `&` separates commands
     ("echo hi & rm -rf x", DENIED, "cc"),
     ("git status & touch pwned", EDIT, "cc"),
-    ("ls & curl evil.example", ASK, ""),
+    ("ls & curl evil.example", ASK, "cc"),
     ("ls &", READ, ""),
     ("sleep 1 & wait", ASK, ""),
     # every separator splits
@@ -271,7 +271,7 @@ ROWS: list[tuple[str, str, str]] = [
     ('echo "a && b"', READ, "cc"),
     ("echo 'rm -rf x'", READ, ""),
     ('grep "rm -rf" README.md', READ, ""),
-    ("grep -r foo .", READ, ""),
+    ("grep -r foo .", READ, "cc"),
     ("grep -rn --include='*.py' foo src", READ, ""),
     ("cat README.md | grep hi", READ, "cc"),
     ("cat README.md | grep hi | wc -l", READ, ""),
@@ -315,6 +315,8 @@ ROWS: list[tuple[str, str, str]] = [
     ("ls > /dev/null 2>&1", READ, ""),
     ("ls 2>/dev/null", READ, ""),
     ("echo hi >&2", READ, ""),
+    ("echo hi > /dev/stderr", READ, ""),
+    ("echo hi > /dev/sda", ASK, ""),
     ("git status 2>&1", READ, ""),
     ("stat README.md", READ, ""),
     ("file README.md", READ, ""),

@@ -32,6 +32,9 @@ _MAX_DEPTH = 8
 """How deeply `bash -c "bash -c '…'"` may nest before the command is called unknown."""
 
 
+_HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr"})
+
+
 @dataclass(frozen=True)
 class Redirect:
     """One redirection: its operator (`>`, `>>`, `<`, `&>` …) and target (None if not literal)."""
@@ -46,7 +49,7 @@ class Redirect:
             return False
         if self.target is None:
             return True
-        if self.target == "/dev/null" or (self.op.endswith("&") and self.target.isdigit()):
+        if self.target in _HARMLESS_TARGETS or (self.op.endswith("&") and self.target.isdigit()):
             return False
         return self.op not in (">&", "<&") or self.target != "-"
 
