@@ -9,8 +9,8 @@ in the modes named (default when none is) and gave the same decision. "cc-ask" m
 Claude Code asks and pi denies, because a denied command runs inside the line (the issue asks
 for "any deny denies"); "cc-asks" marks the one row where Claude Code asks and pi allows (an
 unquoted heredoc whose body has nothing to expand), "cc-runs" one where Claude Code runs a
-read it should not (`cat < /etc/passwd`: it does not check input redirections). Like Claude Code, a command with another
-command's output as a word (`$(…)`, backticks) is never allowed without asking.
+read it should not (`cat < /etc/passwd`: it does not check input redirections). Like Claude
+Code, a command with another command's output as a word (`$(…)`, backticks) always asks.
 """
 
 from __future__ import annotations
