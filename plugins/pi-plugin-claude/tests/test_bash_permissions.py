@@ -423,3 +423,10 @@ def test_edit_allow_rule_allows_a_redirection() -> None:
     editing.allow.append(parse_rule("Edit(logs/**)", CWD))
     assert editing.decide("Bash", {"command": "npm test > logs/t.txt"}).behavior == "allow"
     assert editing.decide("Bash", {"command": "npm test > out.txt"}).behavior == "ask"
+
+
+def test_a_whole_tool_allow_rule_allows_what_nothing_denies() -> None:
+    everything = policy("default")
+    everything.allow.append(parse_rule("Bash", CWD))
+    assert everything.decide("Bash", {"command": "$X args; curl x"}).behavior == "allow"
+    assert everything.decide("Bash", {"command": "curl x && FOO=1 rm y"}).behavior == "deny"

@@ -210,6 +210,11 @@ class _Judge:
         asked = self.asked()
         if asked is not None:
             return BashVerdict("ask", "rule", asked)
+        whole_tool = next(
+            (r for r in self.policy.allow if r.tool == "Bash" and r.specifier is None), None
+        )
+        if whole_tool is not None:  # `Bash` allows every command line that nothing denies
+            return BashVerdict("allow", "rule", whole_tool)
         if not self.parsed.known:
             return BashVerdict("plan" if mode == "plan" else "ask", detail="it cannot be parsed")
         reason: Literal["rule", "readOnly", "mode"] = "readOnly"
