@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from pi_plugin_claude.permissions.modes import FILESYSTEM_COMMANDS
-from pi_plugin_claude.permissions.readonly import classify
+from pi_plugin_claude.permissions.readonly import classify, sed_edit_is_safe
 from pi_plugin_claude.permissions.rules import (
     PermissionRule,
     command_matches,
@@ -196,6 +196,8 @@ class _Judge:
         part = self.parts[at]
         if not part.argv or part.argv[0] not in FILESYSTEM_COMMANDS or part.dynamic:
             return False
+        if part.argv[0] == "sed" and not sed_edit_is_safe(list(part.argv[1:])):
+            return False  # `e` runs a command, `w` writes anywhere
         operands = [a for a in part.argv[1:] if not a.startswith("-")]
         return all(self.inside(path) for a in operands for path in self.resolve(a, at))
 

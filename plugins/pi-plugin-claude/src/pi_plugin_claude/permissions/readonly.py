@@ -373,3 +373,23 @@ def _cd(args: list[str], dynamic: set[int]) -> Classification:
 def _short_has(arg: str, letter: str) -> bool:
     """Whether a bundle of short options (`-nE`) holds `letter`."""
     return arg.startswith("-") and not arg.startswith("--") and letter in arg[1:]
+
+
+def sed_edit_is_safe(args: list[str]) -> bool:
+    """Whether `sed ARGS` (maybe with `-i`) only prints and substitutes: no `w`, `e`, `r`, `-f`."""
+    scripts: list[str] = []
+    operands: list[str] = []
+    index = 0
+    while index < len(args):
+        flag, eq, value = args[index].partition("=")
+        if flag in ("-e", "--expression"):
+            scripts.append(value if eq else args[index + 1] if index + 1 < len(args) else "")
+            index += 1 if eq else 2
+            continue
+        if flag in ("-f", "--file") or (_short_has(flag, "f") and not flag.startswith("--")):
+            return False
+        if not args[index].startswith("-") or args[index] == "-":
+            operands.append(args[index])
+        index += 1
+    scripts = scripts or operands[:1]
+    return bool(scripts) and all(sed_script_is_safe(script) for script in scripts)
