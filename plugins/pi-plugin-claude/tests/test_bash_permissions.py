@@ -254,6 +254,8 @@ ROWS: list[tuple[str, str, str]] = [
     ("mv a b", EDIT, ""),
     ("mkdir /tmp/x", ASK, ""),
     ("touch ../x", ASK, ""),
+    ("cp --target-directory=/etc/cron.d x", ASK, ""),
+    ("cp -t /etc/cron.d x", ASK, ""),
     ("touch $F", ASK, ""),
     ("chmod +x a", ASK, ""),
     # safe twins: stay allowed

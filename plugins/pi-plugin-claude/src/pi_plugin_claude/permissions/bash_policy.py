@@ -198,7 +198,9 @@ class _Judge:
             return False
         if part.argv[0] == "sed" and not sed_edit_is_safe(list(part.argv[1:])):
             return False  # `e` runs a command, `w` writes anywhere
-        operands = [a for a in part.argv[1:] if not a.startswith("-")]
+        # operands and `--target-directory=DIR`-style values: every one must be inside
+        operands = [a.partition("=")[2] if a.startswith("--") else a for a in part.argv[1:]]
+        operands = [a for a in operands if a and not a.startswith("-")]
         return all(self.inside(path) for a in operands for path in self.resolve(a, at))
 
     def decide(self) -> BashVerdict:
