@@ -16,6 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+# The Bash permission parser (tree-sitter's grammar) loads with the plugin: a missing wheel fails
+# the plugin's load (and so pi's start), never a permission check.
+import pi_plugin_claude.permissions.shell  # noqa: F401
 from pi_core import SettingsManager, hookimpl
 from pi_core.events import (
     AgentEndEvent,

@@ -6,22 +6,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi_plugin_claude.permissions.fs_targets import filesystem_targets
-from pi_plugin_claude.permissions.modes import (
-    FILE_EDIT_TOOLS,
-    READ_ONLY_TOOLS,
-    PermissionMode,
-    is_filesystem_command,
-    is_read_only_command,
-)
+from pi_plugin_claude.permissions.bash_policy import decide_bash
+from pi_plugin_claude.permissions.modes import FILE_EDIT_TOOLS, READ_ONLY_TOOLS, PermissionMode
 from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies, search_note
-from pi_plugin_claude.permissions.paths import call_spellings, is_inside, root_spellings
+from pi_plugin_claude.permissions.paths import is_inside, root_spellings
 from pi_plugin_claude.permissions.rules import (
     READ_TOOLS,
     PermissionRule,
     describe_call,
-    rule_matches,
-    split_command,
 )
 
 Behavior = Literal["allow", "deny", "ask"]
@@ -68,27 +60,12 @@ class PermissionPolicy:
         targets = call_targets(tool_name, tool_input, self.cwd, self.home)
         return all(self.in_working_dirs(target) for target in targets)
 
-    def _command_inside(self, command: str) -> bool:
-        """Whether a file-changing command's operands all resolve inside the working dirs."""
-        targets = filesystem_targets(command)
-        return targets is not None and all(
-            self.in_working_dirs(path)
-            for target in targets
-            for path in call_spellings(target, self.cwd, self.home)
-        )
-
     def _first(
         self, rules: list[PermissionRule], tool_name: str, tool_input: dict[str, Any]
     ) -> PermissionRule | None:
         for rule in rules:
             if rule_applies(rule, tool_name, tool_input, self.cwd, self.home):
                 return rule
-        if tool_name == "Bash" and isinstance(tool_input.get("command"), str):
-            # deny and ask rules catch any part of a compound command (`ls && rm -rf x`)
-            for part in split_command(tool_input["command"]):
-                for rule in rules:
-                    if rule_matches(rule, tool_name, {"command": part}, self.cwd, self.home):
-                        return rule
         return None
 
     def _allowed_by_rules(
@@ -97,20 +74,13 @@ class PermissionPolicy:
         for rule in self.allow:
             if rule_applies(rule, tool_name, tool_input, self.cwd, self.home, every=True):
                 return rule
-        command = tool_input.get("command")
-        if tool_name == "Bash" and isinstance(command, str):
-            parts = split_command(command)
-            if len(parts) > 1:  # a compound command is allowed only if every part is
-                matched = [self._allowed_by_rules("Bash", {"command": part}) for part in parts]
-                if all(
-                    rule is not None or is_read_only_command(part)
-                    for rule, part in zip(matched, parts, strict=True)
-                ):
-                    return next(rule for rule in matched if rule is not None)
         return None
 
     def decide(self, tool_name: str, tool_input: dict[str, Any]) -> Decision:
         """Decide a call: deny rules first, then ask rules, then allow rules, then the mode."""
+        command = tool_input.get("command")
+        if tool_name == "Bash" and isinstance(command, str):
+            return self._decide_bash(tool_input, command)
         denied = self._first(self.deny, tool_name, tool_input)
         if denied is not None:
             message = f"Permission to use {describe_call(tool_name, tool_input)} has been denied."
@@ -126,12 +96,7 @@ class PermissionPolicy:
         if asked is not None:
             return Decision("ask", "rule", f"Permission rule {asked} requires approval", asked)
         if self.mode == "plan" and not self._read_only(tool_name, tool_input):
-            # Claude Code 2.1.x hands the call to an SDK host; with nobody to ask it is refused.
-            refusal = (
-                f"{tool_name} is not allowed in plan mode: the session is read-only until the "
-                "plan is approved (ExitPlanMode)."
-            )
-            return Decision("ask", "mode", refusal, unasked_message=refusal)
+            return self._plan_refusal(tool_name)
         allowed = self._allowed_by_rules(tool_name, tool_input)
         if allowed is not None:
             return Decision("allow", "rule", rule=allowed)
@@ -142,6 +107,30 @@ class PermissionPolicy:
         if self.mode == "acceptEdits" and self._edit_in_working_dirs(tool_name, tool_input):
             return Decision("allow", "mode")
         return self._unanswered(tool_name, tool_input, "default")
+
+    def _decide_bash(self, tool_input: dict[str, Any], command: str) -> Decision:
+        verdict = decide_bash(self, command)
+        if verdict.outcome == "deny":
+            message = f"Permission to use {describe_call('Bash', tool_input)} has been denied."
+            return Decision("deny", "rule", message, verdict.rule)
+        if verdict.outcome == "allow":
+            return Decision("allow", verdict.reason, rule=verdict.rule)
+        if verdict.outcome == "ask" and verdict.rule is not None:
+            return Decision(
+                "ask", "rule", f"Permission rule {verdict.rule} requires approval", verdict.rule
+            )
+        if verdict.outcome == "plan":
+            return self._plan_refusal("Bash")
+        reason: ReasonType = "workingDir" if verdict.outcome == "outside" else "default"
+        return self._unanswered("Bash", tool_input, reason)
+
+    def _plan_refusal(self, tool_name: str) -> Decision:
+        # Claude Code 2.1.x hands the call to an SDK host; with nobody to ask it is refused.
+        refusal = (
+            f"{tool_name} is not allowed in plan mode: the session is read-only until the "
+            "plan is approved (ExitPlanMode)."
+        )
+        return Decision("ask", "mode", refusal, unasked_message=refusal)
 
     def _unanswered(
         self, tool_name: str, tool_input: dict[str, Any], reason_type: ReasonType
@@ -156,21 +145,9 @@ class PermissionPolicy:
         return Decision("ask", reason_type, f"{tool_name} requires approval")
 
     def _read_only(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
-        if tool_name == "Bash":
-            command = tool_input.get("command")
-            return isinstance(command, str) and all(
-                is_read_only_command(part) for part in split_command(command)
-            )
         return tool_name in READ_ONLY_TOOLS
 
     def _edit_in_working_dirs(self, tool_name: str, tool_input: dict[str, Any]) -> bool:
         if tool_name in FILE_EDIT_TOOLS:
             return self._targets_inside(tool_name, tool_input)
-        command = tool_input.get("command")
-        if tool_name == "Bash" and isinstance(command, str):
-            return all(
-                (is_filesystem_command(part) and self._command_inside(part))
-                or is_read_only_command(part)
-                for part in split_command(command)
-            )
         return False
