@@ -6,7 +6,7 @@ import os
 import re
 import unicodedata
 
-from pi_core.tools.paths import expand_path, resolve_to_cwd
+from pi_core.tools import expand_path, resolve_to_cwd
 
 _NARROW_NO_BREAK_SPACE = "\u202f"
 _AM_PM = re.compile(r" (AM|PM)\.", re.IGNORECASE)
