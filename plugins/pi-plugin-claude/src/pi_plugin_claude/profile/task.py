@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pi_core import SessionManager, create_agent_session, hookimpl
+from pi_core import PluginManager, SessionManager, create_agent_session, hookimpl
 from pi_core.events import BeforeAgentStartEvent, BeforeAgentStartResult
 from pi_core.tools import Tool, ToolResult
 from pi_plugin_claude.profile.agents import GENERAL_PURPOSE, AgentDefinition, load_agents
 from pi_plugin_claude.profile.base import ClaudeTool
 from pi_plugin_claude.profile.inputs import TaskInput
+from pi_plugin_claude.profile.subagent_gate import ParentGate, inherited_tools
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
@@ -79,16 +80,21 @@ class TaskTool(ClaudeTool[TaskInput]):
     async def run_subagent(
         self, agent: AgentDefinition, prompt: str, signal: AbortSignal | None, ctx: ExtensionContext
     ) -> str:
-        """A fresh in-memory session with the agent's tools and prompt, on the parent's model."""
-        tools = [t for t in self.tools() if t.name != "Task"]
-        if agent.tools is not None:
-            tools = [t for t in tools if t.name in agent.tools]
+        """A fresh in-memory session with the agent's tools and prompt, on the parent's model.
+
+        It loads no plugins of its own: its one `tool_call` hook hands each call to the parent's
+        chain, so the parent's gates, mode, rules and tool restrictions hold inside it too.
+        """
+        candidates = [t for t in self.tools() if t.name != "Task"]
+        tools = inherited_tools(candidates, ctx.get_active_tools(), agent.tools)
         session = await create_agent_session(
             cwd=ctx.cwd,
             model=ctx.model,
             tools=[t.name for t in tools],
             custom_tools=tools,
-            plugins=[_SubagentPrompt(agent.prompt)],
+            plugins=[ParentGate(ctx), _SubagentPrompt(agent.prompt)],
+            plugin_manager=PluginManager(ctx.cwd),
+            model_registry=ctx.model_registry,
             session=SessionManager.in_memory(),
         )
         try:
