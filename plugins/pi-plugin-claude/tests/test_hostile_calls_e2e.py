@@ -290,24 +290,26 @@ runtime.create_claude_runtime = _fail
 """
 
 
-def _run_broken(probe: Probe, tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+def _run_broken(
+    probe: Probe, tmp_path: Path, code: str, cli: str = "pi"
+) -> subprocess.CompletedProcess[str]:
     probe.pi.settings(claudeSettings=True)
     probe.pi.env.update(_site_with(tmp_path, code))
-    probe.pi.call("bash", command="rm -rf x")
+    probe.pi.call("bash" if cli == "pi" else "Bash", command="rm -rf x")
     probe.pi.queue(chat_stream("done"), chat_stream("done"))
-    return probe.pi.run("go")
+    return probe.pi.run("go") if cli == "pi" else probe.run_pi_claude("bypassPermissions")
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "pi_plugin_claude.bridge",
-        "pi_plugin_claude.runtime",
-        "pi_plugin_claude.permissions.engine",
-        "pi_plugin_claude.hooks.dispatch",
-        "pi_plugin_claude.settings",
-    ],
-)
+GATE_MODULES = [
+    "pi_plugin_claude.bridge",
+    "pi_plugin_claude.runtime",
+    "pi_plugin_claude.permissions.engine",
+    "pi_plugin_claude.hooks.dispatch",
+    "pi_plugin_claude.settings",
+]
+
+
+@pytest.mark.parametrize("module", GATE_MODULES)
 def test_p12_a_gate_module_that_fails_to_import_stops_pi(
     probe: Probe, tmp_path: Path, module: str
 ) -> None:
@@ -316,6 +318,19 @@ def test_p12_a_gate_module_that_fails_to_import_stops_pi(
     assert done.returncode == 1
     assert 'Failed to load plugin "claude-profile"' in done.stderr
     assert f"simulated: {module} cannot be imported" in done.stderr
+    assert probe.pi.server.requests == []
+
+
+@pytest.mark.parametrize("module", GATE_MODULES)
+def test_p12_a_gate_module_that_fails_to_import_stops_pi_claude(
+    probe: Probe, tmp_path: Path, module: str
+) -> None:
+    done = _run_broken(probe, tmp_path, BROKEN_IMPORT.format(module=module), cli="pi-claude")
+    assert (probe.cwd / "x" / "data.txt").exists(), "rm -rf ran with the gate missing"
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        f"Error: pi-claude cannot load its permission gate: simulated: {module} cannot be imported"
+    )
     assert probe.pi.server.requests == []
 
 
