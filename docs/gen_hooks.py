@@ -80,7 +80,8 @@ bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), acti
 (unless `--tools` leaves it out or `--no-tools` is given);
 `unregister_tool(name)` takes it away again. `await ctx.check_tool_call(event)` passes a call
 the session's own loop did not make (a subagent's, say) through the session's whole `tool_call`
-chain and returns the block that wins, or None; a tool that runs another agent uses it so that
+chain and returns the block that wins, or None; `await ctx.patch_tool_result(event)` passes
+its result through the `tool_result` chain. A tool that runs another agent uses them so that
 every plugin's gate sees that agent's calls too. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.

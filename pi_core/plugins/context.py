@@ -8,7 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pi_core.events.tool_events import ToolCallEvent, ToolCallResult
+from pi_core.events.tool_events import (
+    ToolCallEvent,
+    ToolCallResult,
+    ToolResultEvent,
+    ToolResultPatch,
+)
 from pi_core.plugins.runtime import (
     ContextUsage,
     NavigationOutcome,
@@ -97,6 +102,11 @@ class ExtensionContext:
         if chain is None:
             return ToolCallResult(block=True, reason="No tool_call hooks to check this call with")
         return await chain(event)
+
+    async def patch_tool_result(self, event: ToolResultEvent) -> ToolResultPatch | None:
+        """Pass the result of such a call through this session's `tool_result` chain."""
+        chain = self._runtime.tool_result_chain
+        return await chain(event) if chain is not None else None
 
     async def exec(
         self,

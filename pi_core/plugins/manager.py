@@ -78,6 +78,7 @@ class PluginManager:
         self.blocked: set[str] = set()
         self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
         self.runtime.tool_call_chain = self.dispatcher.tool_call
+        self.runtime.tool_result_chain = self.dispatcher.tool_result
         self.options = LoadOptions()
         self._registry: Registry | None = None
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pi_core.ai.model import Model
     from pi_core.ai.model_registry import ModelRegistry
     from pi_core.compaction.types import CompactionResult
-    from pi_core.events import ToolCallEvent, ToolCallResult
+    from pi_core.events import ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch
     from pi_core.messages.agent import CustomMessage
     from pi_core.messages.content import ImageContent, TextContent
     from pi_core.session.context import SessionContext
@@ -35,6 +35,8 @@ class ContextUsage(TypedDict):
 
 ToolCallChain = Callable[["ToolCallEvent"], Awaitable["ToolCallResult | None"]]
 """A session's whole `tool_call` hook chain: the block that wins, or None."""
+ToolResultChain = Callable[["ToolResultEvent"], Awaitable["ToolResultPatch | None"]]
+"""A session's whole `tool_result` hook chain: the patch it ends with, or None."""
 
 # What a session-control command reports: `{"cancelled": bool}`, plus details some add.
 NavigationOutcome = dict[str, object]
@@ -174,6 +176,8 @@ class PluginRuntime:
         self.bound = False
         self.tool_call_chain: ToolCallChain | None = None
         """The `tool_call` chain of the plugins this runtime serves (set by the PluginManager)."""
+        self.tool_result_chain: ToolResultChain | None = None
+        """Their `tool_result` chain (set by the PluginManager)."""
 
     def bind(
         self, actions: SessionActions, command_actions: SessionCommandActions | None = None

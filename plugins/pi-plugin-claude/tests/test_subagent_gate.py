@@ -73,3 +73,31 @@ def test_a_third_party_gate_plugin_sees_and_blocks_subagent_calls(pi: Pi, tmp_pa
     assert not (pi.cwd / "made.txt").exists()
     assert gate.with_suffix(".log").read_text().split() == ["Task", "Bash"]
     assert pi.tool_results(2) == ["the third-party gate refuses Bash"]
+
+
+REDACT_PLUGIN = """
+from pi_core import hookimpl
+from pi_core.events import ToolResultPatch
+from pi_core.messages import TextContent
+
+
+@hookimpl
+def tool_result(event):
+    text = "".join(getattr(block, "text", "") for block in event.content)
+    if "hunter2" in text:
+        return ToolResultPatch(content=[TextContent(text=text.replace("hunter2", "[redacted]"))])
+    return None
+"""
+
+
+def test_a_plugins_tool_result_hook_patches_subagent_results(pi: Pi, tmp_path: Path) -> None:
+    redact = tmp_path / "redact.py"
+    redact.write_text(REDACT_PLUGIN)
+    (pi.cwd / "notes.txt").write_text("password: hunter2\n")
+    pi.call("Task", **TASK)
+    pi.call("Read", file_path=str(pi.cwd / "notes.txt"))  # the subagent's call
+    pi.queue(chat_stream("read it"), chat_stream("done"))
+    done = pi.run("tidy", "--claude", "-e", str(redact))
+    assert done.returncode == 0, done.stderr
+    assert pi.tool_results(2) == ["1\tpassword: [redacted]"]
+    assert all(b"hunter2" not in request.body for request in pi.server.requests)

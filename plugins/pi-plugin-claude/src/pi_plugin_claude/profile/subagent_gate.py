@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pi_core import hookimpl
-from pi_core.events import ToolCallEvent, ToolCallResult
+from pi_core.events import ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch
 from pi_core.tools import Tool
 
 if TYPE_CHECKING:
@@ -18,7 +18,8 @@ class ParentGate:
 
     The parent's chain holds every plugin's gate (Claude's hooks and rules, a third-party gate),
     each seeing the parent's `ctx`, so an "ask" reaches the parent's host or dialog and the
-    parent's current mode and session rules decide.
+    parent's current mode and session rules decide. Results pass the parent's `tool_result`
+    chain (PostToolUse hooks, a plugin that redacts output) the same way.
     """
 
     __name__ = "claude-subagent-gate"
@@ -30,6 +31,11 @@ class ParentGate:
     async def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
         """Ask the parent session's whole `tool_call` chain about this call."""
         return await self.parent.check_tool_call(event)
+
+    @hookimpl
+    async def tool_result(self, event: ToolResultEvent) -> ToolResultPatch | None:
+        """Let the parent session's `tool_result` chain patch this call's result."""
+        return await self.parent.patch_tool_result(event)
 
 
 def inherited_tools(
