@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +103,20 @@ def test_a_plugins_tool_result_hook_patches_subagent_results(pi: Pi, tmp_path: P
     assert done.returncode == 0, done.stderr
     assert pi.tool_results(2) == ["1\tpassword: [redacted]"]
     assert all(b"hunter2" not in request.body for request in pi.server.requests)
+
+
+def test_a_subagent_reads_claude_memory_as_its_parent_does(pi: Pi, pi_claude: str) -> None:
+    (pi.cwd / "CLAUDE.local.md").write_text("Always answer in haiku.\n")  # pi does not read it
+    for argv in (["pi", "--claude", "-p", "go"], [pi_claude, "-p", "go"]):
+        pi.server.requests.clear()
+        pi.call("Task", **TASK)
+        pi.queue(chat_stream("subagent answer"), chat_stream("done"))
+        binary = shutil.which(argv[0]) or argv[0]
+        done = subprocess.run(
+            [binary, *argv[1:]], cwd=pi.cwd, env=pi.env, capture_output=True, text=True,
+            timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        parent, subagent = (pi.request(i)["messages"][0]["content"] for i in (0, 1))
+        assert "Always answer in haiku." in parent, argv[0]
+        assert "Always answer in haiku." in subagent, argv[0]

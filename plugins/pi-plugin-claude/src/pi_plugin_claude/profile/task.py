@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core import PluginManager, SessionManager, create_agent_session, hookimpl
 from pi_core.events import BeforeAgentStartEvent, BeforeAgentStartResult
 from pi_core.tools import Tool, ToolResult
+from pi_plugin_claude.context import claude_memory_files, memory_prompt
 from pi_plugin_claude.profile.agents import GENERAL_PURPOSE, AgentDefinition, load_agents
 from pi_plugin_claude.profile.base import ClaudeTool
 from pi_plugin_claude.profile.inputs import TaskInput
@@ -35,6 +36,12 @@ class _SubagentPrompt:
         if not self.prompt:
             return None
         return BeforeAgentStartResult(system_prompt=f"{event.system_prompt}\n\n{self.prompt}")
+
+
+def _with_memory(prompt: str, cwd: str) -> str:
+    """The agent's prompt and Claude's memory files (CLAUDE.md …), as its parent has them."""
+    memory = memory_prompt(claude_memory_files(cwd))
+    return "\n\n".join(part for part in (prompt, memory) if part)
 
 
 class TaskTool(ClaudeTool[TaskInput]):
@@ -92,7 +99,7 @@ class TaskTool(ClaudeTool[TaskInput]):
             model=ctx.model,
             tools=[t.name for t in tools],
             custom_tools=tools,
-            plugins=[ParentGate(ctx), _SubagentPrompt(agent.prompt)],
+            plugins=[ParentGate(ctx), _SubagentPrompt(_with_memory(agent.prompt, ctx.cwd))],
             plugin_manager=PluginManager(ctx.cwd),
             model_registry=ctx.model_registry,
             session=SessionManager.in_memory(),
