@@ -69,15 +69,20 @@ compaction or summary, so any other plugin's wins (see docs/compaction.md).
 ## Context
 
 Every event hook gets `ctx`, an `ExtensionContext`: `ui`, `has_ui`, `cwd`, `events`, `session`,
-`model_registry`, `model`, `get_flag()`, `exec()` work at any time; `is_idle()`, `abort()`,
-`has_pending_messages()`, `shutdown()`, `get_context_usage()`, `compact()`, `get_system_prompt()`,
-`send_message()`, `send_user_message()`, `append_entry()`, `set_session_name()`,
-`get_session_name()`, `set_label()`, `get_active_tools()`, `get_all_tools()`, `set_active_tools()`,
-`register_tool()`, `unregister_tool()`, `get_commands()`, `set_model()`, `get_thinking_level()` and
-`set_thinking_level()` raise `PluginActionError` while plugins load and work once the session is
+`model_registry`, `model`, `get_flag()`, `exec()`, `check_tool_call()` work at any time;
+`is_idle()`, `abort()`, `has_pending_messages()`, `shutdown()`, `get_context_usage()`,
+`compact()`, `get_system_prompt()`, `send_message()`, `send_user_message()`, `append_entry()`,
+`set_session_name()`, `get_session_name()`, `set_label()`, `get_active_tools()`,
+`get_all_tools()`, `set_active_tools()`, `register_tool()`, `unregister_tool()`,
+`get_commands()`, `set_model()`, `get_thinking_level()` and `set_thinking_level()` raise
+`PluginActionError` while plugins load and work once the session is
 bound. `register_tool(tool)` adds a tool found late (an MCP server's, say), active at once
 (unless `--tools` leaves it out or `--no-tools` is given);
-`unregister_tool(name)` takes it away again. Command handlers get a
+`unregister_tool(name)` takes it away again. `await ctx.check_tool_call(event)` passes a call
+the session's own loop did not make (a subagent's, say) through the session's whole `tool_call`
+chain and returns the block that wins, or None; `await ctx.patch_tool_result(event)` passes
+its result through the `tool_result` chain. A tool that runs another agent uses them so that
+every plugin's gate sees that agent's calls too. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.
 

@@ -8,6 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pi_core.events.tool_events import (
+    ToolCallEvent,
+    ToolCallResult,
+    ToolResultEvent,
+    ToolResultPatch,
+)
 from pi_core.plugins.runtime import (
     ContextUsage,
     NavigationOutcome,
@@ -85,6 +91,22 @@ class ExtensionContext:
     def get_flag(self, name: str) -> bool | str | None:
         """Return the value of a flag registered through `register_flags`."""
         return self._runtime.flag_values.get(name)
+
+    async def check_tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
+        """Pass a call made outside this session's loop (a subagent's) through its tool_call chain.
+
+        Every plugin's gate answers as for the session's own calls: the block that wins, or None
+        (the call may run). Without a chain to ask, the call is blocked.
+        """
+        chain = self._runtime.tool_call_chain
+        if chain is None:
+            return ToolCallResult(block=True, reason="No tool_call hooks to check this call with")
+        return await chain(event)
+
+    async def patch_tool_result(self, event: ToolResultEvent) -> ToolResultPatch | None:
+        """Pass the result of such a call through this session's `tool_result` chain."""
+        chain = self._runtime.tool_result_chain
+        return await chain(event) if chain is not None else None
 
     async def exec(
         self,

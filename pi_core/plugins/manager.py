@@ -77,6 +77,8 @@ class PluginManager:
         self.config_problems: list[str] = []
         self.blocked: set[str] = set()
         self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
+        self.runtime.tool_call_chain = self.dispatcher.tool_call
+        self.runtime.tool_result_chain = self.dispatcher.tool_result
         self.options = LoadOptions()
         self._registry: Registry | None = None
 

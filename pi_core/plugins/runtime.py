@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, Protocol, TypedDict, cast
 
@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from pi_core.ai.model import Model
     from pi_core.ai.model_registry import ModelRegistry
     from pi_core.compaction.types import CompactionResult
+    from pi_core.events import ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch
     from pi_core.messages.agent import CustomMessage
     from pi_core.messages.content import ImageContent, TextContent
     from pi_core.session.context import SessionContext
@@ -31,6 +32,11 @@ class ContextUsage(TypedDict):
     contextWindow: int
     percent: float | None
 
+
+ToolCallChain = Callable[["ToolCallEvent"], Awaitable["ToolCallResult | None"]]
+"""A session's whole `tool_call` hook chain: the block that wins, or None."""
+ToolResultChain = Callable[["ToolResultEvent"], Awaitable["ToolResultPatch | None"]]
+"""A session's whole `tool_result` hook chain: the patch it ends with, or None."""
 
 # What a session-control command reports: `{"cancelled": bool}`, plus details some add.
 NavigationOutcome = dict[str, object]
@@ -168,6 +174,10 @@ class PluginRuntime:
         self.actions: SessionActions = _loading_actions()
         self.command_actions: SessionCommandActions = _loading_command_actions()
         self.bound = False
+        self.tool_call_chain: ToolCallChain | None = None
+        """The `tool_call` chain of the plugins this runtime serves (set by the PluginManager)."""
+        self.tool_result_chain: ToolResultChain | None = None
+        """Their `tool_result` chain (set by the PluginManager)."""
 
     def bind(
         self, actions: SessionActions, command_actions: SessionCommandActions | None = None

@@ -33,7 +33,7 @@ from pi_core.events import (
     ToolResultPatch,
 )
 from pi_core.messages import AssistantMessage, TextContent
-from pi_plugin_claude.permissions import Decision
+from pi_plugin_claude.permissions import Decision, PermissionDenial
 from pi_plugin_claude.responses import claude_tool_response
 from pi_plugin_claude.runtime import ClaudeRuntime
 
@@ -302,7 +302,5 @@ class ClaudeCompat:
             await self.runtime.hooks.fire("Notification", fields)
 
 
-def _denial(name: str, call_id: str, tool_input: dict[str, Any]) -> Any:
-    from pi_plugin_claude.permissions import PermissionDenial
-
+def _denial(name: str, call_id: str, tool_input: dict[str, Any]) -> PermissionDenial:
     return PermissionDenial(name, call_id, dict(tool_input))

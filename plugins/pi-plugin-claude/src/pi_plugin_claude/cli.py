@@ -65,9 +65,12 @@ def _apply_mcp_config(options: ClaudeOptions) -> None:
 
 
 async def _run(options: ClaudeOptions) -> int:
-    from pi_plugin_claude.protocol.control import Output
-    from pi_plugin_claude.runner import ClaudeRunner
-
+    try:  # the gate comes with the runner: without it nothing may run (one clear line, exit 1)
+        from pi_plugin_claude.protocol.control import Output
+        from pi_plugin_claude.runner import ClaudeRunner
+    except ImportError as error:
+        print(f"Error: pi-claude cannot load its permission gate: {error}", file=sys.stderr)
+        return 1
     stream_input = options.input_format == "stream-json"
     output = Output()
     try:

@@ -6,12 +6,17 @@
 - `claudeSettings: true` in settings: the hooks and permission rules of
   `.claude/settings*.json` and `~/.claude/settings.json` apply; "ask" uses `ctx.ui.confirm`.
 
+The gate never fails open: everything it needs is imported with this module (a failed import is
+a plugin load failure, and pi stops), and when setting it up fails at session start every tool
+call is refused with the reason.
+
 (pi's flag parser accepts only plugin flag names without a hyphen, hence `--claude`.)
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,11 +42,21 @@ from pi_core.events import (
     ToolResultEvent,
     ToolResultPatch,
 )
+from pi_plugin_claude.bridge import ClaudeCompat
+from pi_plugin_claude.context import claude_memory_files, command_dirs, memory_prompt
+from pi_plugin_claude.permissions import (
+    AskCallback,
+    AskRequest,
+    PermissionAllow,
+    PermissionAnswer,
+    PermissionDeny,
+    no_prompt_message,
+)
+from pi_plugin_claude.profile import create_claude_tools
+from pi_plugin_claude.runtime import create_claude_runtime
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
-    from pi_plugin_claude.bridge import ClaudeCompat
-    from pi_plugin_claude.permissions import AskCallback, AskRequest, PermissionAnswer
 
 PI_BUILTIN_TOOLS = ("read", "write", "edit", "bash", "grep", "find", "ls")
 
@@ -51,6 +66,8 @@ class _State:
 
     profile = False
     compat: ClaudeCompat | None = None
+    broken: str | None = None
+    """Why the Claude settings gate could not be set up: while set, every tool call is refused."""
 
 
 _state = _State()
@@ -81,7 +98,6 @@ def settings_enabled(ctx: ExtensionContext) -> bool:
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
     """The AskCallback of plain pi: a yes/no dialog (no UI, as in `pi -p`: denied)."""
-    from pi_plugin_claude.permissions import PermissionAllow, PermissionDeny, no_prompt_message
 
     async def ask(request: AskRequest) -> PermissionAnswer:
         if not ctx.has_ui:
@@ -111,9 +127,9 @@ def register_flags(register: Callable[..., None]) -> None:
 
 @hookimpl
 async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None:
-    """Turn the profile and the Claude settings on, if asked for."""
-    from pi_plugin_claude.profile import create_claude_tools
-
+    """Turn the Claude settings gate and the profile on, if asked for (the gate first)."""
+    if _state.compat is None:
+        _set_up_gate(ctx)
     _state.profile = profile_enabled(ctx)
     if _state.profile:
         tools = create_claude_tools(ctx.cwd)
@@ -121,16 +137,33 @@ async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None
             ctx.register_tool(tool)
         active = [n for n in ctx.get_active_tools() if n not in PI_BUILTIN_TOOLS]
         ctx.set_active_tools(active + [t.name for t in tools if t.name not in active])
-    if settings_enabled(ctx) and _state.compat is None:
-        from pi_plugin_claude.bridge import ClaudeCompat
-        from pi_plugin_claude.runtime import create_claude_runtime
-
-        runtime = create_claude_runtime(ctx.cwd, ask=confirm_with_ui(ctx))
-        for problem in runtime.problems:
-            ctx.ui.notify(f"Claude settings: {problem}", "warning")
-        _state.compat = ClaudeCompat(runtime)
     if _state.compat is not None:
         await _state.compat.session_start(event, ctx)
+
+
+def _set_up_gate(ctx: ExtensionContext) -> None:
+    """Build the gate when `claudeSettings` asks for it; a failure refuses every later call."""
+    try:
+        if not settings_enabled(ctx):
+            return
+        runtime = create_claude_runtime(ctx.cwd, ask=confirm_with_ui(ctx))
+        _state.compat = ClaudeCompat(runtime)
+        _state.broken = None
+    except Exception as error:
+        _state.broken = f"{type(error).__name__}: {error}"
+        _report(ctx, f"Claude settings: the permission gate could not be set up ({_state.broken}); "
+                "every tool call will be refused")  # fmt: skip
+        return
+    for problem in runtime.problems:
+        ctx.ui.notify(f"Claude settings: {problem}", "warning")
+
+
+def _report(ctx: ExtensionContext, message: str) -> None:
+    """Tell the user: the UI when there is one, else stderr (print mode)."""
+    if ctx.has_ui:
+        ctx.ui.notify(message, "error")
+    else:
+        print(message, file=sys.stderr, flush=True)
 
 
 @hookimpl
@@ -138,8 +171,6 @@ def resources_discover(
     event: ResourcesDiscoverEvent, ctx: ExtensionContext
 ) -> ResourcesDiscoverResult | None:
     """`.claude/commands/*.md` as prompt templates (with the profile on)."""
-    from pi_plugin_claude.context import command_dirs
-
     if not (_state.profile or profile_enabled(ctx)):
         return None
     folders = command_dirs(event.cwd)
@@ -151,8 +182,6 @@ def before_agent_start(
     event: BeforeAgentStartEvent, ctx: ExtensionContext
 ) -> BeforeAgentStartResult | None:
     """CLAUDE.md memory in the system prompt, and hook context as a message."""
-    from pi_plugin_claude.context import claude_memory_files, memory_prompt
-
     prompt = memory_prompt(claude_memory_files(ctx.cwd)) if _state.profile else ""
     injected = _state.compat.before_agent_start(event) if _state.compat is not None else None
     if not prompt and injected is None:
@@ -165,7 +194,10 @@ def before_agent_start(
 
 @hookimpl
 async def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
-    """PreToolUse hooks and permission rules (with Claude settings on)."""
+    """PreToolUse hooks and permission rules (with Claude settings on); none if setup failed."""
+    if _state.broken is not None:
+        reason = f"Claude settings could not be set up, so no tool may run: {_state.broken}"
+        return ToolCallResult(block=True, reason=reason)
     return await _state.compat.tool_call(event, ctx) if _state.compat is not None else None
 
 

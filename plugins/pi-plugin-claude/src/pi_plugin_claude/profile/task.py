@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pi_core import SessionManager, create_agent_session, hookimpl
+from pi_core import PluginManager, SessionManager, create_agent_session, hookimpl
 from pi_core.events import BeforeAgentStartEvent, BeforeAgentStartResult
 from pi_core.tools import Tool, ToolResult
+from pi_plugin_claude.context import claude_memory_files, memory_prompt
 from pi_plugin_claude.profile.agents import GENERAL_PURPOSE, AgentDefinition, load_agents
 from pi_plugin_claude.profile.base import ClaudeTool
 from pi_plugin_claude.profile.inputs import TaskInput
+from pi_plugin_claude.profile.subagent_gate import ParentGate, inherited_tools
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
@@ -34,6 +36,12 @@ class _SubagentPrompt:
         if not self.prompt:
             return None
         return BeforeAgentStartResult(system_prompt=f"{event.system_prompt}\n\n{self.prompt}")
+
+
+def _with_memory(prompt: str, cwd: str) -> str:
+    """The agent's prompt and Claude's memory files (CLAUDE.md …), as its parent has them."""
+    memory = memory_prompt(claude_memory_files(cwd))
+    return "\n\n".join(part for part in (prompt, memory) if part)
 
 
 class TaskTool(ClaudeTool[TaskInput]):
@@ -79,16 +87,21 @@ class TaskTool(ClaudeTool[TaskInput]):
     async def run_subagent(
         self, agent: AgentDefinition, prompt: str, signal: AbortSignal | None, ctx: ExtensionContext
     ) -> str:
-        """A fresh in-memory session with the agent's tools and prompt, on the parent's model."""
-        tools = [t for t in self.tools() if t.name != "Task"]
-        if agent.tools is not None:
-            tools = [t for t in tools if t.name in agent.tools]
+        """A fresh in-memory session with the agent's tools and prompt, on the parent's model.
+
+        It loads no plugins of its own: its one `tool_call` hook hands each call to the parent's
+        chain, so the parent's gates, mode, rules and tool restrictions hold inside it too.
+        """
+        candidates = [t for t in self.tools() if t.name != "Task"]
+        tools = inherited_tools(candidates, ctx.get_active_tools(), agent.tools)
         session = await create_agent_session(
             cwd=ctx.cwd,
             model=ctx.model,
             tools=[t.name for t in tools],
             custom_tools=tools,
-            plugins=[_SubagentPrompt(agent.prompt)],
+            plugins=[ParentGate(ctx), _SubagentPrompt(_with_memory(agent.prompt, ctx.cwd))],
+            plugin_manager=PluginManager(ctx.cwd),
+            model_registry=ctx.model_registry,
             session=SessionManager.in_memory(),
         )
         try:
