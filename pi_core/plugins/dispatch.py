@@ -16,6 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import pluggy
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from pi_core import deep
 from pi_core.events import (
     BeforeAgentStartEvent,
     BeforeAgentStartOutcome,
@@ -370,7 +371,7 @@ class _First(_Cancel[R]):
 class _ContextChain(_Walk[list[AgentMessage]]):
     def __init__(self, messages: list[AgentMessage]) -> None:
         super().__init__(None)
-        self._current = [message.model_copy(deep=True) for message in messages]
+        self._current = deep.deepcopy(messages)  # each impl edits its own copy
 
     def event(self) -> Any:
         return ContextEvent.model_construct(messages=self._current)
