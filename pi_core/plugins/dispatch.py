@@ -277,7 +277,7 @@ class HookDispatcher:
 
     async def user_bash(self, event: UserBashEvent) -> UserBashResult | None:
         """First: the first non-None result wins."""
-        return await self.walk("user_bash", _First(event, UserBashResult))
+        return await self.walk("user_bash", _UserBashFirst(event, UserBashResult))
 
     async def resources_discover(self, cwd: str, reason: str) -> DiscoveredResources:
         """Aggregate: merge every impl's paths, each tagged with its plugin."""
@@ -296,7 +296,12 @@ def _coerce(result: Any, model: type[R]) -> R:
         return result
     if isinstance(result, dict):
         return model.model_validate(result)
-    raise TypeError(f"expected {model.__name__} or a dict, got {type(result).__name__}")
+    raise TypeError(f"expected {model.__name__} or a dict, got {_kind(result)}")
+
+
+def _kind(value: Any) -> str:
+    """A wrong result's type, as an error message names it."""
+    return type(value).__name__
 
 
 # --- the reducers: one small class per semantics ----------------------------------------------
@@ -365,6 +370,19 @@ class _Block(_Cancel[ToolCallResult]):
 class _First(_Cancel[R]):
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
         self._last = _coerce(raw, self._model)
+        return True
+
+
+class _UserBashFirst(_First[UserBashResult]):
+    """A result must carry the finished command: `operations` alone runs nothing here."""
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, UserBashResult)
+        if result.result is None:
+            raise TypeError(
+                "expected a UserBashResult with `result` (the finished command) or None"
+            )
+        self._last = result
         return True
 
 
@@ -489,6 +507,8 @@ class _PayloadChain(_Walk[Any]):
         return BeforeProviderRequestEvent(payload=self._current)
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        if isinstance(self._current, dict) and not isinstance(raw, dict):
+            raise TypeError(f"expected a replacement payload (a dict) or None, got {_kind(raw)}")
         self._current = raw
         return False
 
