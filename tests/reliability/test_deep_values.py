@@ -120,3 +120,14 @@ def test_deep_tool_arguments_fail_cleanly_and_the_turn_is_kept(cli: Cli, mode: s
     second = cli.server.requests[1].json()["messages"]
     assert [m["role"] for m in second if m["role"] != "system"] == [
         "user", "assistant", "tool", ]  # fmt: skip
+
+
+def test_a_session_with_a_deep_line_exports(cli: Cli) -> None:
+    session = cli.cwd / f"2026-11-22T10-00-00-000Z_{SESSION_ID}.jsonl"
+    session.write_text("".join(line + "\n" for line in session_lines(str(cli.cwd), 3000)))
+
+    done = cli.run("--export", str(session), "out.html")
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    page = (cli.cwd / "out.html").read_text()
+    assert "go deep" in page and page.count("[") >= 3000
