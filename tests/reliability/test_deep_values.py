@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from pi_core.testing import FakeResponse, chat_stream
 from tests.cli.conftest import Cli
+from tests.cli.rpc_script import RpcProcess
+
+Start = Callable[..., RpcProcess]
 
 SESSION_ID = "5a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
 
@@ -131,3 +135,26 @@ def test_a_session_with_a_deep_line_exports(cli: Cli) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     page = (cli.cwd / "out.html").read_text()
     assert "go deep" in page and page.count("[") >= 3000
+
+
+def test_a_session_with_a_deep_line_compacts(cli: Cli, rpc: Start) -> None:
+    session = cli.cwd / f"2026-11-22T10-00-00-000Z_{SESSION_ID}.jsonl"
+    later = ('{"type":"message","id":"c0000004","parentId":"c0000003","timestamp":'
+             '"2026-11-22T10:00:04.000Z","message":{"role":"user","content":[{"type":"text",'
+             '"text":"and then"}],"timestamp":1795351368200}}')  # fmt: skip
+    lines = [*session_lines(str(cli.cwd), 3000), later]
+    session.write_text("".join(line + "\n" for line in lines))
+    cli.settings(defaultProvider="fake", defaultModel="fake-model",
+                 compaction={"keepRecentTokens": 1})  # fmt: skip
+    cli.server.queue(chat_stream("## Goal\nGo deep."))
+    process = rpc("--session", str(session))
+
+    process.send({"id": "c", "type": "compact"})
+    process.read_until(lambda r: r.get("type") == "response" and r.get("id") == "c")
+
+    response = process.records[-1]
+    assert response["success"], response.get("error")
+    assert "Go deep." in response["data"]["summary"]
+    sent = cli.server.requests[0].body.decode()
+    assert "go deep" in sent and "nest" in sent, sent[-3000:]  # the summariser saw the call
+    assert "Traceback" not in process.close()
