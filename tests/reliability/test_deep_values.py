@@ -119,6 +119,8 @@ def test_deep_tool_arguments_fail_cleanly_and_the_turn_is_kept(cli: Cli, mode: s
         depth, value = depth + 1, value[0]
     assert depth == 4999  # the innermost list is empty
     assert messages[2]["isError"] is True
+    error = messages[2]["content"][0]["text"]
+    assert error.startswith('Validation failed for tool "bash"') and len(error) < 5000
     assert messages[3]["content"][0]["text"] == "recovered"
     # the second request carried the whole turn back to the model
     second = cli.server.requests[1].json()["messages"]
