@@ -57,8 +57,9 @@ A result of the wrong type is reported like an exception: an `extension_error` (
 `Extension error (<plugin>): …` on stderr in print mode, a notice in the REPL) naming the plugin
 and the hook, and pi goes on as if that impl had returned None. That covers a
 `before_provider_request` replacement that is not a dict (the payload is kept as it was) and a
-`user_bash` answer without a `result` (the next impl, or pi's own shell, runs the command). Gates
-stay fail-closed: a wrong `tool_call` result blocks the tool.
+`user_bash` answer without a `result` (the next impl, or pi's own shell, runs the command), and a
+`cancel` that is not true or false (`{"cancel": "yes"}` cancels nothing; the result is dropped).
+Gates stay fail-closed: a wrong `tool_call` result, `{"block": "no"}` included, blocks the tool.
 
 ## Order
 

@@ -299,6 +299,13 @@ def _coerce(result: Any, model: type[R]) -> R:
     raise TypeError(f"expected {model.__name__} or a dict, got {_kind(result)}")
 
 
+def _check_flag(result: Any, name: str) -> None:
+    """Refuse a dict whose `cancel` / `block` is not a bool (pydantic would read "no" as False
+    and "yes" as True): a wrong type is reported, never guessed."""
+    if isinstance(result, dict) and name in result and not isinstance(result[name], bool):
+        raise TypeError(f"expected `{name}` to be true or false, got {_kind(result[name])}")
+
+
 def _kind(value: Any) -> str:
     """A wrong result's type, as an error message names it."""
     return type(value).__name__
@@ -341,6 +348,7 @@ class _Cancel(_Walk[R | None]):
         return self._event
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        _check_flag(raw, "cancel")
         self._last = _coerce(raw, self._model)
         return bool(getattr(self._last, "cancel", False))
 
@@ -355,6 +363,7 @@ class _Block(_Cancel[ToolCallResult]):
         super().__init__(event, ToolCallResult)
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        _check_flag(raw, "block")
         self._last = _coerce(raw, ToolCallResult)
         return self._last.block
 

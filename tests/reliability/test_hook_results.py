@@ -65,3 +65,38 @@ def test_a_user_bash_answer_without_a_result_is_reported_and_the_command_still_r
     assert error["extensionPath"].endswith("wrong_answers.py")
     assert "result" in error["error"]
     assert "Traceback" not in process.close()
+
+
+def test_a_cancel_flag_that_is_not_a_bool_is_reported_and_compaction_goes_on(
+    cli: Cli, rpc: Start
+) -> None:
+    cli.server.queue(chat_stream("hello back"), chat_stream("## Goal\nSay hello."))
+    process = start(cli, rpc, "session_before_compact", "{'cancel': 'yes'}")
+    process.send({"id": "p", "type": "prompt", "message": "hello"})
+    process.read_until(lambda r: r.get("type") == "agent_end")
+    process.send({"id": "c", "type": "compact"})
+    process.read_until(lambda r: r.get("type") == "response" and r.get("id") == "c")
+
+    response = process.records[-1]
+    assert response["success"], response.get("error")  # the default compactor's summary stands
+    (error,) = errors_of(process)
+    assert error["event"] == "session_before_compact"
+    assert error["extensionPath"].endswith("wrong_answers.py")
+    assert "cancel" in error["error"] and "str" in error["error"]
+    assert "Traceback" not in process.close()
+
+
+def test_a_block_flag_that_is_not_a_bool_blocks_the_tool(cli: Cli, rpc: Start) -> None:
+    cli.server.queue(
+        chat_stream(tool_calls=[("bash", {"command": "touch ran"})]), chat_stream("blocked")
+    )
+    process = start(cli, rpc, "tool_call", "{'block': 'no'}")
+    process.send({"id": "p", "type": "prompt", "message": "make a file"})
+    process.read_until(lambda r: r.get("type") == "agent_end")
+
+    (error,) = errors_of(process)
+    assert error["event"] == "tool_call" and "block" in error["error"]
+    (end,) = [r for r in process.records if r.get("type") == "tool_execution_end"]
+    assert end["isError"] is True
+    assert not (cli.cwd / "ran").exists(), "a gate answering nonsense must fail closed"
+    assert "Traceback" not in process.close()
