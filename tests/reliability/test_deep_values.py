@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pi_core.session.paths import default_session_dir
 from pi_core.testing import FakeResponse, chat_stream
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
@@ -160,3 +161,17 @@ def test_a_session_with_a_deep_line_compacts(cli: Cli, rpc: Start) -> None:
     sent = cli.server.requests[0].body.decode()
     assert "go deep" in sent and "nest" in sent, sent[-3000:]  # the summariser saw the call
     assert "Traceback" not in process.close()
+
+
+def test_continue_picks_up_a_session_with_a_deep_line(cli: Cli) -> None:
+    folder = default_session_dir(str(cli.cwd), cli.agent_dir)
+    session = folder / f"2026-11-22T10-00-00-000Z_{SESSION_ID}.jsonl"
+    before = "".join(line + "\n" for line in session_lines(str(cli.cwd), 3000)).encode()
+    session.write_bytes(before)
+    cli.server.queue(chat_stream("continued"))
+
+    done = cli.run("--continue", "-p", "next")
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "continued"
+    assert session.read_bytes().startswith(before) and len(session.read_bytes()) > len(before)
