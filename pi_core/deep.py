@@ -31,7 +31,7 @@ MAX_DEPTH = 100_000
 """The deepest value handled; deeper ones still raise `RecursionError` (callers fail cleanly)."""
 
 _STACK_BYTES = 256 * 1024 * 1024
-_LIMIT = MAX_DEPTH * 4 + 1_000  # a few frames per level (decoder, encoder, deepcopy's helpers)
+_LIMIT = MAX_DEPTH * 2 + 1_000  # deepcopy and the model walk take two frames per level
 _lock = threading.Lock()
 
 
@@ -50,13 +50,12 @@ def call(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
             sys.setrecursionlimit(previous)
 
     with _lock:
-        size = threading.stack_size()
-        threading.stack_size(_STACK_BYTES)
+        worker = threading.Thread(target=run, name="pi-deep-value", daemon=True)
+        size = threading.stack_size(_STACK_BYTES)  # the size a thread gets is read at start()
         try:
-            worker = threading.Thread(target=run, name="pi-deep-value", daemon=True)
+            worker.start()
         finally:
             threading.stack_size(size)
-        worker.start()
         worker.join()
     ok, value = outcome[0]
     if not ok:
@@ -103,16 +102,6 @@ def deepcopy(value: T) -> T:
     except RecursionError:
         copied: T = call(lambda: copy.deepcopy(value))
         return copied
-
-
-def to_jsonable(value: Any) -> Any:
-    """`pydantic_core.to_jsonable_python`, falling back to a `json` round trip for deep values."""
-    try:
-        return pydantic_core.to_jsonable_python(value)
-    except (ValueError, RecursionError) as error:
-        if not is_depth_error(error):
-            raise
-        return call(lambda: json.loads(json.dumps(value)))
 
 
 def model_to_wire(model: BaseModel) -> dict[str, Any]:
