@@ -67,7 +67,7 @@ def session_lines(cwd: str, depth: int) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("depth", [3000, 10000])
+@pytest.mark.parametrize("depth", [3000, 10000, 100_000])
 def test_a_session_with_a_deep_line_opens_and_is_kept_byte_for_byte(cli: Cli, depth: int) -> None:
     session = cli.cwd / f"2026-11-22T10-00-00-000Z_{SESSION_ID}.jsonl"
     before = "".join(line + "\n" for line in session_lines(str(cli.cwd), depth)).encode()
