@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -175,3 +176,15 @@ def test_continue_picks_up_a_session_with_a_deep_line(cli: Cli) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "continued"
     assert session.read_bytes().startswith(before) and len(session.read_bytes()) > len(before)
+
+
+def test_a_rewrite_writes_a_deep_line_back_byte_for_byte(tmp_path: Path) -> None:
+    from pi_core.session.jsonl import read_session_file, rewrite_file
+
+    source = tmp_path / "deep.jsonl"
+    source.write_text("".join(line + "\n" for line in session_lines(str(tmp_path), 10000)))
+    copy = tmp_path / "copy.jsonl"
+
+    rewrite_file(copy, read_session_file(source).entries)  # what a migration or a fork writes
+
+    assert copy.read_bytes() == source.read_bytes()
