@@ -53,6 +53,14 @@ Results may be the result model or a plain dict in either spelling (`systemPromp
 `system_prompt`); anything else is reported as an error of that plugin (and, for `tool_call`,
 blocks the tool).
 
+A result of the wrong type is reported like an exception: an `extension_error` (RPC, JSON mode;
+`Extension error (<plugin>): …` on stderr in print mode, a notice in the REPL) naming the plugin
+and the hook, and pi goes on as if that impl had returned None. That covers a
+`before_provider_request` replacement that is not a dict (the payload is kept as it was) and a
+`user_bash` answer without a `result` (the next impl, or pi's own shell, runs the command), and a
+`cancel` that is not true or false (`{"cancel": "yes"}` cancels nothing; the result is dropped).
+Gates stay fail-closed: a wrong `tool_call` result, `{"block": "no"}` included, blocks the tool.
+
 ## Order
 
 Impls run in pluggy's call order: impls marked `@hookimpl(tryfirst=True)` first, then the others
@@ -111,8 +119,10 @@ NOTES = {
     + " `details` is the tool's details model where it has one.",
     "input": "Return `InputContinue()`, `InputTransform(text=…, images=…)` or `InputHandled()` "
     '(or the dicts `{"action": "continue"}` and so on).',
-    "user_bash": "`operations` is any object with pi's bash operations; `result` is a "
-    "`BashResult(output, exit_code, cancelled, truncated, full_output_path)`.",
+    "user_bash": "`result` is a `BashResult(output, exit_code, cancelled, truncated, "
+    "full_output_path)`. A result without `result` (for instance only pi's `operations`, which "
+    "pi for Python does not run commands through) is reported as an error of the plugin, and "
+    "the next impl runs the command.",
 }
 
 
@@ -174,7 +184,10 @@ def _spec_section(name: str) -> list[str]:
         if result_model is not None:
             lines += _fields(result_model)
     elif result == "Any":
-        lines.append("- result: the replacement value, or None")
+        lines.append(
+            "- result: the replacement value (for `before_provider_request` a dict, like the "
+            "payload; anything else is reported and the payload is kept), or None"
+        )
     if name in NOTES:
         lines += ["", NOTES[name]]
     if lines[-1] != "":

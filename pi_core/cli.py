@@ -177,6 +177,9 @@ def format_plugin_report(report: dict[str, Any]) -> str:
 
 def main() -> None:
     """Console-script entry point."""
+    from pi_core.hidden_key import hide_api_key
+
+    hide_api_key()  # first: it may re-exec the process
     from pi_core.modes.lean import begin_startup
 
     begin_startup()

@@ -76,10 +76,10 @@ class LoopHooks:
         """Let the `before_provider_request` chain rewrite the provider payload."""
         if not self.dispatcher.has_impls("before_provider_request"):
             return payload
-        import copy
+        from pi_core import deep
 
         # Providers share each message's converted form between requests: impls get their own.
-        return await self.dispatcher.before_provider_request(copy.deepcopy(payload))
+        return await self.dispatcher.before_provider_request(deep.deepcopy(payload))
 
     async def on_response(self, status: int, headers: dict[str, str]) -> None:
         """Tell `after_provider_response` plugins the status and headers that came back."""

@@ -9,9 +9,9 @@ O(n), not O(n²). Read `delta` for exact streaming text.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, TypeVar, cast
 
+from pi_core import deep
 from pi_core.ai.cost import calculate_cost
 from pi_core.ai.model import Model
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
@@ -238,7 +238,7 @@ def parse_tool_arguments(raw: str) -> dict[str, Any]:
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw)
-    except ValueError:
+        value = deep.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: deeper than deep.MAX_DEPTH
         return {}
     return value if isinstance(value, dict) else {}

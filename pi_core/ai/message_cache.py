@@ -13,11 +13,12 @@ it into the next request body instead of encoding the whole history again.
 
 from __future__ import annotations
 
-import json
 import operator
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
+
+from pi_core import deep
 
 T = TypeVar("T")
 
@@ -52,7 +53,7 @@ class MessageCache(Generic[T]):
 
 def json_text(value: Any) -> str:
     """`value` as compact JSON text, non-ASCII as is (the request bodies' encoding)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return deep.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def json_bytes(value: Any) -> bytes:

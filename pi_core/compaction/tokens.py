@@ -6,10 +6,10 @@ any text, emoji included.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
+from pi_core import deep
 from pi_core.messages.agent import (
     AgentMessage,
     BashExecutionMessage,
@@ -50,7 +50,7 @@ def js_length(text: str) -> int:
 
 
 def _json_length(value: Any) -> int:
-    return js_length(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    return js_length(deep.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def _ceil_quarter(chars: int) -> int:

@@ -6,6 +6,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from pi_core import deep
 from pi_core.export.markdown import escape, render_markdown
 from pi_core.export.tools import expandable_output, image_html, render_tool_call
 from pi_core.export.tree import RawEntry, string, text_of
@@ -168,9 +169,7 @@ def _custom(custom_type: str, content: Any) -> str:
     if isinstance(content, (str, list)):
         text = text_of(content)
     else:
-        import json
-
-        text = json.dumps(content, ensure_ascii=False, default=str)
+        text = deep.dumps(content, ensure_ascii=False, default=str)
     return (
         f'<div class="block-title">[{escape(custom_type)}]</div>'
         f'<div class="markdown">{render_markdown(text)}</div>'

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
 
+from pi_core import deep
 from pi_core.export.entries import EntryRenderer
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.tree import RawEntry, SessionTree, string
@@ -39,7 +39,7 @@ class PageInput:
 
 def script_json(value: Any) -> str:
     """JSON safe inside a `<script>` element: no `<`, `>` or `&` can end or open a tag."""
-    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    text = deep.dumps(value, ensure_ascii=True, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
+from pi_core import deep
 from pi_core.export.markdown import escape, highlight_code, lexer_for_path
 from pi_core.export.tree import RawEntry, string, text_of
 
@@ -160,7 +160,7 @@ def _ls(args: dict[str, Any], result: RawEntry | None, home: str) -> str:
 def _generic(name: str, args: dict[str, Any], result: RawEntry | None) -> str:
     html = _header(name, "")
     if args:
-        shown = json.dumps(args, indent=2, ensure_ascii=False, default=str)
+        shown = deep.dumps(args, indent=2, ensure_ascii=False, default=str)
         html += expandable_output(shown, 10, "args.json")
     html += result_images(result)
     output = _result_text(result)

@@ -7,6 +7,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
+from pi_core import deep
+
 
 class WireModel(BaseModel):
     """A model that reads and writes pi's camelCase JSON and keeps fields it does not know."""
@@ -21,7 +23,12 @@ class WireModel(BaseModel):
 
     def to_wire(self) -> dict[str, Any]:
         """Return the JSON-ready dict in pi's field names, leaving out unset optional fields."""
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        try:
+            return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        except ValueError as error:  # pydantic-core's depth limit
+            if not deep.is_depth_error(error):
+                raise
+            return deep.model_to_wire(self)
 
 
 class StrictWireModel(WireModel):

@@ -19,6 +19,7 @@ from pydantic import ConfigDict, TypeAdapter, ValidationError
 from pi_core.agent_session.session import AgentSession
 from pi_core.messages.content import ImageContent
 from pi_core.messages.llm import content_text
+from pi_core.modes.hangup import watch_hangup
 from pi_core.modes.jsonl import encode_record, read_lines
 from pi_core.modes.rpc_ui import RpcUI
 from pi_core.modes.stdout import flush_records, write_record
@@ -62,17 +63,30 @@ class RpcServer:
         self._out.write(encode_record(message))
         self._out.flush()
 
-    async def serve(self, reader: asyncio.StreamReader) -> None:
-        """Handle lines until stdin closes, then wait for running commands and shut down."""
+    async def serve(self, reader: asyncio.StreamReader, gone: asyncio.Event | None = None) -> None:
+        """Handle lines until stdin closes (or `gone` is set: the client stopped reading our
+        output), then wait for running commands and shut down. When the client is gone the
+        running turn is aborted: what it did so far is saved, nobody waits for the rest."""
+        reading = asyncio.ensure_future(self._read(reader))
+        waits: set[asyncio.Future[Any]] = {reading}
+        if gone is not None:
+            waits.add(asyncio.ensure_future(gone.wait()))
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for waiting in waits:
+            waiting.cancel()
+        if gone is not None and gone.is_set():
+            await self.session.abort()
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self.session.shutdown()
+
+    async def _read(self, reader: asyncio.StreamReader) -> None:
         async for line in read_lines(reader):
             if line.strip():
                 self.handle_line(line)
                 await asyncio.sleep(0)  # let the command start before reading the next one
             if self.session.shutdown_requested:
                 break
-        if self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        await self.session.shutdown()
 
     def handle_line(self, line: str) -> None:
         """Parse a line and start its command (responses come when it finishes)."""
@@ -447,14 +461,26 @@ HANDLERS: dict[str, Handler] = {
 """Every command pi 0.73.1's RPC mode knows."""
 
 
+def _stdout_fd() -> int:
+    """The descriptor under sys.stdout; -1 when it has none (an embedding caller replaced it)."""
+    try:
+        return sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return -1
+
+
 async def run_rpc_mode(session: AgentSession, ui: RpcUI) -> int:
     """Serve stdin until it closes; return the exit code."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**26)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     server = RpcServer(session, ui)
+    gone = asyncio.Event()
+    unwatch = watch_hangup(_stdout_fd(), gone.set)
     try:
-        await server.serve(reader)
+        await server.serve(reader, gone)
     finally:
+        if unwatch is not None and not gone.is_set():
+            unwatch()
         flush_records()
-    return 0
+    return 1 if gone.is_set() else 0

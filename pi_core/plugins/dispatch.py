@@ -16,6 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import pluggy
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
+from pi_core import deep
 from pi_core.events import (
     BeforeAgentStartEvent,
     BeforeAgentStartOutcome,
@@ -276,7 +277,7 @@ class HookDispatcher:
 
     async def user_bash(self, event: UserBashEvent) -> UserBashResult | None:
         """First: the first non-None result wins."""
-        return await self.walk("user_bash", _First(event, UserBashResult))
+        return await self.walk("user_bash", _UserBashFirst(event, UserBashResult))
 
     async def resources_discover(self, cwd: str, reason: str) -> DiscoveredResources:
         """Aggregate: merge every impl's paths, each tagged with its plugin."""
@@ -295,7 +296,19 @@ def _coerce(result: Any, model: type[R]) -> R:
         return result
     if isinstance(result, dict):
         return model.model_validate(result)
-    raise TypeError(f"expected {model.__name__} or a dict, got {type(result).__name__}")
+    raise TypeError(f"expected {model.__name__} or a dict, got {_kind(result)}")
+
+
+def _check_flag(result: Any, name: str) -> None:
+    """Refuse a dict whose `cancel` / `block` is not a bool (pydantic would read "no" as False
+    and "yes" as True): a wrong type is reported, never guessed."""
+    if isinstance(result, dict) and name in result and not isinstance(result[name], bool):
+        raise TypeError(f"expected `{name}` to be true or false, got {_kind(result[name])}")
+
+
+def _kind(value: Any) -> str:
+    """A wrong result's type, as an error message names it."""
+    return type(value).__name__
 
 
 # --- the reducers: one small class per semantics ----------------------------------------------
@@ -335,6 +348,7 @@ class _Cancel(_Walk[R | None]):
         return self._event
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        _check_flag(raw, "cancel")
         self._last = _coerce(raw, self._model)
         return bool(getattr(self._last, "cancel", False))
 
@@ -349,6 +363,7 @@ class _Block(_Cancel[ToolCallResult]):
         super().__init__(event, ToolCallResult)
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        _check_flag(raw, "block")
         self._last = _coerce(raw, ToolCallResult)
         return self._last.block
 
@@ -367,10 +382,23 @@ class _First(_Cancel[R]):
         return True
 
 
+class _UserBashFirst(_First[UserBashResult]):
+    """A result must carry the finished command: `operations` alone runs nothing here."""
+
+    def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        result = _coerce(raw, UserBashResult)
+        if result.result is None:
+            raise TypeError(
+                "expected a UserBashResult with `result` (the finished command) or None"
+            )
+        self._last = result
+        return True
+
+
 class _ContextChain(_Walk[list[AgentMessage]]):
     def __init__(self, messages: list[AgentMessage]) -> None:
         super().__init__(None)
-        self._current = [message.model_copy(deep=True) for message in messages]
+        self._current = deep.deepcopy(messages)  # each impl edits its own copy
 
     def event(self) -> Any:
         return ContextEvent.model_construct(messages=self._current)
@@ -488,6 +516,8 @@ class _PayloadChain(_Walk[Any]):
         return BeforeProviderRequestEvent(payload=self._current)
 
     def accept(self, raw: Any, impl: pluggy.HookImpl) -> bool:
+        if isinstance(self._current, dict) and not isinstance(raw, dict):
+            raise TypeError(f"expected a replacement payload (a dict) or None, got {_kind(raw)}")
         self._current = raw
         return False
 

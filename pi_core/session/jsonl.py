@@ -21,6 +21,7 @@ from typing import Any
 
 import pydantic_core
 
+from pi_core import deep
 from pi_core.fileio import atomic_write
 from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 
@@ -47,11 +48,11 @@ _ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
 
 def dumps(entry: RawEntry) -> str:
     """Serialize an entry the way JSON.stringify does (compact, non-ASCII kept)."""
-    text = _ENCODER.encode(entry)
+    text = deep.encode(_ENCODER, entry)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: escape them, as JSON.stringify does
-        text = _ASCII_ENCODER.encode(entry)
+        text = deep.encode(_ASCII_ENCODER, entry)
     return text
 
 
@@ -117,8 +118,8 @@ def _parse_whole_lines(lines: list[bytes]) -> list[RawEntry] | None:
             entry = parse(raw, cache_strings="keys")
         except ValueError:
             try:
-                entry = json.loads(raw)
-            except ValueError:
+                entry = deep.loads(raw)
+            except (ValueError, RecursionError):  # deeper than deep.MAX_DEPTH
                 return None
         if type(entry) is not dict:
             return None
@@ -142,10 +143,10 @@ def _parse(path: Path, data: bytes) -> ReadResult:
             try:
                 entry = pydantic_core.from_json(raw, cache_strings="keys")
             except ValueError:
-                entry = json.loads(raw)  # the lines it takes that pydantic-core does not; its error
+                entry = deep.loads(raw)  # the lines it takes that pydantic-core does not; its error
             if not isinstance(entry, dict):
                 raise ValueError("not a JSON object")
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             if not result.entries and not result.skipped_lines:
                 torn_first = raw
             result.skipped_lines += 1

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pi_core import deep
 from pi_core.session.ids import iso_to_ms
 from pi_core.session.paths import default_session_dir, sessions_root
 
@@ -55,8 +55,8 @@ def read_session_info(path: Path) -> SessionInfo | None:
     entries = []
     for line in lines:
         try:
-            entry = json.loads(line)
-        except ValueError:
+            entry = deep.loads(line)
+        except (ValueError, RecursionError):  # RecursionError: deeper than deep.MAX_DEPTH
             continue
         if isinstance(entry, dict):
             entries.append(entry)

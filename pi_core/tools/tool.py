@@ -105,7 +105,10 @@ def format_validation_error(
     for item in error.errors():
         path = "/".join(str(part) for part in item["loc"]) or "root"
         lines.append(f"  - {path}: {item['msg']}")
-    received = json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
+    try:
+        received = json.dumps(arguments, indent=2, ensure_ascii=False, default=str)
+    except RecursionError:  # nested thousands deep: indented, it would be quadratic in size
+        received = _deep_preview(arguments)
     return (
         f'Validation failed for tool "{tool_name}":\n'
         + "\n".join(lines)
@@ -171,3 +174,16 @@ __all__ = [
     "define_tool",
     "format_validation_error",
 ]
+
+
+_DEEP_PREVIEW_CHARS = 2000
+
+
+def _deep_preview(arguments: dict[str, Any]) -> str:
+    """Deeply nested arguments as compact JSON, cut to `_DEEP_PREVIEW_CHARS` characters."""
+    from pi_core import deep
+
+    text = deep.dumps(arguments, ensure_ascii=False, default=str)
+    if len(text) <= _DEEP_PREVIEW_CHARS:
+        return text
+    return f"{text[:_DEEP_PREVIEW_CHARS]}… ({len(text) - _DEEP_PREVIEW_CHARS} more characters)"

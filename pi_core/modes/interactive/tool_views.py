@@ -6,7 +6,6 @@ to the plain view, so a broken plugin never hides what the agent did.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -15,6 +14,7 @@ from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
 
+from pi_core import deep
 from pi_core.messages.content import ImageContent, TextContent
 from pi_core.modes.interactive.images import placeholder
 from pi_core.modes.interactive.rendering import render_ansi, untrusted
@@ -115,7 +115,7 @@ class ToolView:
         header = Text(self.name, style="bold")
         if self.args:
             try:
-                shown = json.dumps(self.args, ensure_ascii=False)
+                shown = deep.dumps(self.args, ensure_ascii=False)
             except (TypeError, ValueError):
                 shown = str(self.args)
             header.append(" " + _one_line(sanitize(shown), 200), style="dim")

@@ -6,7 +6,6 @@ deltas arrive the rendering work is bounded by the frame rate, never by the stre
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +13,7 @@ from rich.console import Group
 from rich.padding import Padding
 from rich.text import Text
 
+from pi_core import deep
 from pi_core.messages.agent import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -364,6 +364,6 @@ class Transcript:
 def args_preview(args: Any) -> str:
     """Arguments as one short JSON line."""
     try:
-        return json.dumps(args, ensure_ascii=False)[:200]
+        return deep.dumps(args, ensure_ascii=False)[:200]
     except (TypeError, ValueError):
         return str(args)[:200]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import re
 from functools import partial
 from typing import Any
 
+from pi_core import deep
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -60,7 +60,7 @@ def _assistant(model: Model, message: AssistantMessage) -> dict[str, Any] | None
                 {
                     "id": block.id,
                     "type": "function",
-                    "function": {"name": block.name, "arguments": json.dumps(block.arguments)},
+                    "function": {"name": block.name, "arguments": deep.dumps(block.arguments)},
                 }
             )
     if not texts and not calls:

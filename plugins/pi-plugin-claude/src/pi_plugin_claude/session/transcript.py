@@ -7,7 +7,7 @@ import os
 import re
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from pi_core.messages import (
     AssistantMessage,
@@ -16,6 +16,7 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
+from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 from pi_plugin_claude.protocol.messages import (
     anthropic_message,
     content_block,
@@ -42,6 +43,13 @@ def project_slug(cwd: str) -> str:
 def transcript_path(cwd: str, session_id: str) -> Path:
     """Where Claude Code keeps the transcript of `session_id` in `cwd`."""
     return claude_config_dir() / "projects" / project_slug(cwd) / f"{session_id}.jsonl"
+
+
+def _open_private(path: Path, flag: int) -> TextIO:
+    """Open a transcript for writing (append or truncate), creating it owner-only (0600) as
+    Claude Code does: transcripts hold code and command output."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | flag, SESSION_FILE_MODE)
+    return os.fdopen(fd, "a" if flag == os.O_APPEND else "w", encoding="utf-8")
 
 
 def _now() -> str:
@@ -111,8 +119,8 @@ class TranscriptWriter:
         return None
 
     def _write(self, entry: dict[str, Any]) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as handle:
+        make_private_dir(self.path.parent)
+        with _open_private(self.path, os.O_APPEND) as handle:
             handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
     def _line(self, kind: str, message: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -176,8 +184,8 @@ class TranscriptWriter:
         """Start this transcript as a copy of another session's, re-stamped with this id."""
         if not source.exists() or self.path.exists():
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with source.open(encoding="utf-8") as reader, self.path.open("w", encoding="utf-8") as out:
+        make_private_dir(self.path.parent)
+        with source.open(encoding="utf-8") as reader, _open_private(self.path, os.O_TRUNC) as out:
             for line in reader:
                 try:
                     entry = json.loads(line)
