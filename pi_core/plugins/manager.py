@@ -98,6 +98,12 @@ class PluginManager:
         found = self._discover(settings, options, installed=options.installed)
         self.diagnostics.extend(found.diagnostics)
         self.errors.extend(found.errors)
+        if not options.no_extensions:
+            from pi_core.packages.loading import package_extensions
+
+            in_packages, missing = package_extensions(settings, self.cwd, self.agent_dir)
+            found.foreign.extend(in_packages)
+            self.errors.extend(missing)
         self.errors.extend(foreign_errors(found.foreign, self.blocked, self.diagnostics))
         for source in found.sources:
             self.load_source(source)

@@ -146,6 +146,9 @@ class ResourceLoader:
             found = package_folders([*settings.blocked_plugins, *self._blocked])
             folders = [(f.kind, f.folder, f.source) for f in found.folders]
             self.diagnostics_by_kind["packages"] += found.diagnostics
+        from pi_core.packages.loading import package_resource_paths  # imports resources
+
+        folders += package_resource_paths(self.settings, self.cwd, self.agent_dir)
         resolved = resolve_resources(self.cwd, self.agent_dir, global_raw, project_raw, folders)
         self._infos = []
         for kind in _KINDS:
