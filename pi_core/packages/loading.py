@@ -22,6 +22,19 @@ def package_resource_paths(
     return resource_folders(packages)
 
 
+def missing_package_notes(settings: SettingsManager, cwd: str, agent_dir: str) -> list[str]:
+    """Return one line per configured package that is not installed."""
+    packages = configured_packages(
+        settings.get_global_settings(), settings.get_project_settings(), Path(cwd), Path(agent_dir)
+    )
+    return [
+        f'package "{p.source.text}" not loaded: not installed ({p.root}); '
+        f"install it with: pi install{' -l' if p.scope == 'project' else ''} {p.source.text}"
+        for p in packages
+        if not p.installed
+    ]
+
+
 def package_extensions(
     settings: SettingsManager, cwd: Path, agent_dir: Path
 ) -> tuple[list[ForeignExtension], list[PluginLoadError]]:

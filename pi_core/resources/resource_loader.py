@@ -245,17 +245,12 @@ class ResourceLoader:
         self.diagnostics_by_kind["context"] = notes
 
     def _package_notes(self) -> list[ResourceDiagnostic]:
-        notes = []
-        for package in self.settings.settings.packages:
-            source = package if isinstance(package, str) else package.source
-            notes.append(
-                ResourceDiagnostic(
-                    type="warning",
-                    message=f'package "{source}" not loaded: npm and git packages are not '
-                    "supported; install a Python distribution with a pi.resources entry point",
-                )
-            )
-        return notes
+        from pi_core.packages.loading import missing_package_notes
+
+        return [
+            ResourceDiagnostic(type="warning", message=message)
+            for message in missing_package_notes(self.settings, self.cwd, self.agent_dir)
+        ]
 
     # --- using resources --------------------------------------------------------------------
 
