@@ -141,3 +141,16 @@ def test_a_recorded_package_that_is_not_installed_stops_start_up(npm_cli: Cli) -
     assert "pi package is not installed" in result.stderr
     assert "pi install npm:pi-not-here" in result.stderr
     assert npm_cli.server.requests == []
+
+
+def test_the_user_message_matches_what_pi_sends(npm_cli: Cli, tmp_path: Path) -> None:
+    """Recorded from pi 0.73.1 by fixtures/record_pi_package_prompt.py (same package, same run)."""
+    kit = make_package(tmp_path / "kit")
+    npm_cli.settings(defaultProvider="fake", defaultModel="fake-model", packages=[str(kit)])
+    ask_review(npm_cli)
+    body = npm_cli.server.requests[-1].json()
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    expected = json.loads(
+        (Path(__file__).parent / "fixtures" / "package-prompt.pi.json").read_text()
+    )
+    assert users == expected
