@@ -131,6 +131,11 @@ def test_a_package_extension_fails_closed_until_blocked(npm_cli: Cli, tmp_path: 
     npm_cli.settings(**base, blockedPlugins=["guard"])
     assert REVIEW in ask_review(npm_cli)
 
+    npm_cli.settings(**base)
+    npm_cli.server.queue(chat_stream("unguarded"))
+    result = npm_cli.run("--no-extensions", "-p", "/review")
+    assert result.returncode == 0, result.stderr
+
 
 def test_a_recorded_package_that_is_not_installed_stops_start_up(npm_cli: Cli) -> None:
     npm_cli.settings(
