@@ -13,6 +13,7 @@ from typing import Any
 
 from pi_core.install.errors import InstallError
 from pi_core.packages.configured import ConfiguredPackage, configured_packages
+from pi_core.packages.layout import KINDS
 from pi_core.packages.source import (
     PackageSource,
     Scope,
@@ -26,10 +27,12 @@ PACKAGES_KEY = "packages"
 
 
 def is_pi_package_folder(text: str, cwd: Path) -> bool:
-    """Tell whether a path names a pi package folder (package.json, no Python project)."""
+    """Tell whether a path names a pi package folder: no Python project, and a package.json or
+    one of the conventional folders (extensions, skills, prompts, themes)."""
     path = cwd / os.path.expanduser(text)
     python = (path / "pyproject.toml").is_file() or (path / "setup.py").is_file()
-    return path.is_dir() and (path / "package.json").is_file() and not python
+    markers = [path / "package.json", *(path / kind for kind in KINDS)]
+    return path.is_dir() and not python and any(m.exists() for m in markers)
 
 
 class PackageInstaller:

@@ -6,6 +6,7 @@ cover them."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -159,3 +160,12 @@ def test_the_user_message_matches_what_pi_sends(npm_cli: Cli, tmp_path: Path) ->
         (Path(__file__).parent / "fixtures" / "package-prompt.pi.json").read_text()
     )
     assert users == expected
+
+
+def test_a_folder_with_only_conventional_folders_is_a_pi_package(npm_cli: Cli) -> None:
+    kit = make_package(npm_cli.cwd / "kit")
+    (kit / "package.json").unlink()
+    result = npm_cli.run("install", "./kit")
+    assert result.returncode == 0, result.stderr
+    assert settings(npm_cli)["packages"] == [os.path.relpath(kit, npm_cli.agent_dir)]
+    assert REVIEW in ask_review(npm_cli)
