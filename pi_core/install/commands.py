@@ -63,8 +63,9 @@ def install_command(spec: str, local: bool, editable: bool) -> None:
     """Install a plugin into pi's environment and record it in settings.
 
     SPEC is a PyPI requirement (pi-plugin-foo, pi-plugin-foo==1.2), a git+URL, or a local path
-    (a project folder, wheel or sdist). Arguments after -- go to pip (or uv) unchanged, e.g.
-    `pi install ./my-plugin -- --no-build-isolation`.
+    (a project folder, wheel or sdist); or a pi package: npm:NAME[@VER], git:HOST/PATH[@REF], an
+    https:// repository, or a package folder (recorded under `packages`). Arguments after --
+    go to pip (or uv) unchanged, e.g. `pi install ./my-plugin -- --no-build-isolation`.
     """
     scope: SettingsScope = "project" if local else "global"
     packages = _pi_packages(spec)
