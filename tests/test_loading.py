@@ -246,7 +246,7 @@ def test_actions_work_after_binding_on_the_same_plugin_objects(
     assert saved_ctx.get_flag("loud") is True
 
 
-def test_typescript_extensions_are_ignored_with_one_line_each(
+def test_typescript_extensions_fail_closed_one_error_each(
     manager: PluginManager, project: Path
 ) -> None:
     write(project / ".pi" / "extensions" / "old.ts", "export default function () {}")
@@ -254,10 +254,20 @@ def test_typescript_extensions_are_ignored_with_one_line_each(
 
     load(manager)
 
-    assert manager.plugins == [] and manager.errors == []
-    messages = [d.message for d in manager.diagnostics]
-    assert len(messages) == 2
-    assert all("TypeScript/JavaScript extensions do not run here" in m for m in messages)
+    assert manager.plugins == []
+    assert [e.name for e in manager.errors] == ["old", "pkg"]
+    assert all("do not run here" in e.error for e in manager.errors)
+
+
+def test_a_blocked_typescript_extension_is_only_noted(
+    manager: PluginManager, project: Path
+) -> None:
+    write(project / ".pi" / "extensions" / "old.ts", "export default function () {}")
+
+    load(manager, blocked=["old"])
+
+    assert manager.errors == []
+    assert [d.level for d in manager.diagnostics] == ["info"]
 
 
 def test_missing_cli_path_is_an_error_not_a_crash(manager: PluginManager, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import click
 
 if TYPE_CHECKING:
     from pi_core.install.operations import Listing, PluginInstaller
+    from pi_core.packages.operations import PackageInstaller
     from pi_core.resources.settings import SettingsScope
 
 PASSTHROUGH_KEY = "pi.installer_args"
@@ -62,15 +63,45 @@ def install_command(spec: str, local: bool, editable: bool) -> None:
     """Install a plugin into pi's environment and record it in settings.
 
     SPEC is a PyPI requirement (pi-plugin-foo, pi-plugin-foo==1.2), a git+URL, or a local path
-    (a project folder, wheel or sdist). Arguments after -- go to pip (or uv) unchanged, e.g.
-    `pi install ./my-plugin -- --no-build-isolation`.
+    (a project folder, wheel or sdist); or a pi package: npm:NAME[@VER], git:HOST/PATH[@REF], an
+    https:// repository, or a package folder (recorded under `packages`). Arguments after --
+    go to pip (or uv) unchanged, e.g. `pi install ./my-plugin -- --no-build-isolation`.
     """
-    installer = _installer()
     scope: SettingsScope = "project" if local else "global"
+    packages = _pi_packages(spec)
+    if packages is not None:
+        _run(lambda: packages.install(spec, scope))
+        return
+    installer = _installer()
     _run(lambda: installer.install(spec, scope=scope, editable=editable, extra=_passthrough()))
 
 
+def _pi_packages(spec: str | None) -> PackageInstaller | None:
+    """Return the pi-package installer when SPEC names a pi package (npm:, git:, a folder with
+    package.json, or an entry of `packages`), else None (a Python distribution)."""
+    from pathlib import Path
+
+    from pi_core.config.paths import agent_dir
+    from pi_core.packages.operations import PackageInstaller, is_pi_package_folder
+    from pi_core.packages.source import is_package_source, parse_source
+
+    cwd = Path.cwd()
+    installer = PackageInstaller(cwd, agent_dir(), click.echo)
+    if spec is None:
+        return installer
+    if is_package_source(spec) or is_pi_package_folder(spec, cwd):
+        return installer
+    identity = parse_source(spec, cwd).identity
+    if any(p.source.identity == identity for p in installer.packages()):
+        return installer
+    return None
+
+
 def _remove(spec: str, local: bool) -> None:
+    packages = _pi_packages(spec)
+    if packages is not None:
+        _run(lambda: packages.remove(spec, "project" if local else "global"))
+        return
     installer = _installer()
     _run(lambda: installer.remove(spec, scope="project" if local else "global"))
 
@@ -99,10 +130,21 @@ uninstall_command = click.Command(
 def list_command(as_json: bool) -> None:
     """List the plugins recorded in settings (installed or missing) and unrecorded ones."""
     listing = _run(lambda: _installer().listing())
+    packages = _pi_packages(None)
     if as_json:
-        click.echo(json.dumps(listing.as_dict(), indent=2))
+        data = listing.as_dict()
+        if packages is not None:
+            data["packages"] = [
+                {"source": p.source.text, "scope": p.scope, "path": str(p.root)}
+                | {"installed": p.installed}
+                for p in packages.packages()
+            ]
+        click.echo(json.dumps(data, indent=2))
     else:
         click.echo(format_listing(listing))
+        lines = packages.listing() if packages is not None else []
+        if lines:
+            click.echo("\n" + "\n".join(lines))
 
 
 @click.command("update", cls=PassThroughCommand)
@@ -112,6 +154,11 @@ def update_command(spec: str | None) -> None:
 
     Arguments after -- go to pip (or uv) unchanged.
     """
+    packages = _pi_packages(spec)
+    if packages is not None:
+        _run(lambda: packages.update(spec))
+        if spec is not None:
+            return
     installer = _installer()
     if not _run(lambda: installer.update(spec, extra=_passthrough())):
         raise click.ClickException("some plugins could not be updated (see above)")

@@ -18,6 +18,7 @@ from pi_core.config.paths import project_dir, resolve_path
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
+from pi_core.plugins.foreign import ForeignExtension
 from pi_core.plugins.importing import import_plugin
 from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.registrations import PluginRegistrations, Registry
@@ -99,6 +100,13 @@ class PluginManager:
         found = self._discover(settings, options, installed=options.installed)
         self.diagnostics.extend(found.diagnostics)
         self.errors.extend(found.errors)
+        if not options.no_extensions:
+            from pi_core.packages.loading import package_extensions
+
+            in_packages, missing = package_extensions(settings, self.cwd, self.agent_dir)
+            found.foreign.extend(in_packages)
+            self.errors.extend(missing)
+        self.errors.extend(foreign_errors(found.foreign, self.blocked, self.diagnostics))
         for source in found.sources:
             self.load_source(source)
 
@@ -338,6 +346,20 @@ def _extension_paths(settings: SettingsManager, cwd: Path, agent_dir: Path) -> l
         for entry in values.get("extensions") or []
         if isinstance(entry, str)
     ]
+
+
+def foreign_errors(
+    found: list[ForeignExtension], blocked: set[str], diagnostics: list[Diagnostic]
+) -> list[PluginLoadError]:
+    """Return a load error per TypeScript extension not blocked (blocked ones are noted)."""
+    errors = []
+    for extension in found:
+        if normalize_name(extension.name) in blocked:
+            message = f"plugin {extension.name!r} is blocked"
+            diagnostics.append(Diagnostic(message, str(extension.path), "info"))
+        else:
+            errors.append(extension.error())
+    return errors
 
 
 def normalize_name(name: str) -> str:

@@ -20,7 +20,7 @@ from types import ModuleType
 
 from pi_core.plugins.errors import PluginLoadError
 from pi_core.plugins.importing import import_plugin, module_name
-from pi_core.plugins.manager import LoadedPlugin, PluginManager, load_error
+from pi_core.plugins.manager import LoadedPlugin, PluginManager, foreign_errors, load_error
 
 RELOADABLE_KINDS = ("file", "package")
 
@@ -49,7 +49,8 @@ def stage_reload(manager: PluginManager) -> StagedReload:
     found = manager.discover_files()
     roots = {module_name(p.source) for p in old}
     roots |= {module_name(s) for s in found.sources if s.kind in RELOADABLE_KINDS}
-    staged = StagedReload(old, errors=list(found.errors), roots=roots)
+    errors = [*found.errors, *foreign_errors(found.foreign, manager.blocked, [])]
+    staged = StagedReload(old, errors=errors, roots=roots)
     staged.saved_modules = {n: m for n, m in sys.modules.items() if _under(n, roots)}
     for name in staged.saved_modules:
         del sys.modules[name]  # imported again from the file, not taken from the cache

@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Literal
 
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
+from pi_core.plugins.foreign import FOREIGN_EXTENSION_SUFFIXES, ForeignExtension
+from pi_core.plugins.foreign import is_foreign_extension as _is_foreign_extension
 
 ENTRY_POINT_GROUP = "pi"
-FOREIGN_EXTENSION_SUFFIXES = (".ts", ".js", ".mjs", ".cjs")
+__all__ = ["FOREIGN_EXTENSION_SUFFIXES", "Discovery", "PluginSource", "discover"]
 
 SourceKind = Literal["distribution", "file", "package", "inline"]
 Origin = Literal["installed", "global", "project", "settings", "cli", "sdk"]
@@ -44,6 +46,7 @@ class Discovery:
     sources: list[PluginSource] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     errors: list[PluginLoadError] = field(default_factory=list)
+    foreign: list[ForeignExtension] = field(default_factory=list)
     _seen_paths: set[Path] = field(default_factory=set)
 
     def add_path(self, path: Path, origin: Origin) -> None:
@@ -86,20 +89,14 @@ def scan_folder(folder: Path, origin: Origin, discovery: Discovery) -> None:
         if _is_python_plugin(entry):
             discovery.add_path(entry, origin)
         elif _is_foreign_extension(entry):
-            discovery.diagnostics.append(
-                Diagnostic(
-                    f"ignored {entry}: TypeScript/JavaScript extensions do not run here; "
-                    "port it to a Python plugin (see docs/writing-a-plugin.md)",
-                    str(entry),
-                )
-            )
+            discovery.foreign.append(ForeignExtension(entry.resolve(), origin))
 
 
 def add_explicit_path(path: Path, origin: Origin, discovery: Discovery) -> None:
     """Add a path named in settings or with `-e`: a file, a package, or a folder of plugins.
 
-    A path that does not exist is a load error (start-up stops), as is a TypeScript extension
-    named with `-e`; in settings, shared with pi, a TypeScript path is only noted."""
+    A path that does not exist is a load error (start-up stops); a TypeScript extension is
+    recorded in `foreign` (it fails closed unless blocked)."""
     if not path.exists():
         fix = (
             'to start without it: take it out of "extensions" in settings.json'
@@ -111,23 +108,8 @@ def add_explicit_path(path: Path, origin: Origin, discovery: Discovery) -> None:
         )
     elif path.is_dir() and not (path / "__init__.py").is_file():
         scan_folder(path, origin, discovery)
-    elif origin == "cli" and _is_foreign_extension(path):
-        discovery.errors.append(
-            PluginLoadError(
-                path.stem,
-                str(path),
-                "TypeScript/JavaScript extensions do not run here; port it to a Python plugin "
-                "(see docs/writing-a-plugin.md)",
-            )
-        )
     elif _is_foreign_extension(path):
-        discovery.diagnostics.append(
-            Diagnostic(
-                f"ignored {path}: TypeScript/JavaScript extensions do not run here; "
-                "port it to a Python plugin (see docs/writing-a-plugin.md)",
-                str(path),
-            )
-        )
+        discovery.foreign.append(ForeignExtension(path.resolve(), origin))
     else:
         discovery.add_path(path, origin)
 
@@ -136,14 +118,6 @@ def _is_python_plugin(path: Path) -> bool:
     if path.is_file():
         return path.suffix == ".py"
     return path.is_dir() and (path / "__init__.py").is_file()
-
-
-def _is_foreign_extension(path: Path) -> bool:
-    if path.is_file():
-        return path.suffix in FOREIGN_EXTENSION_SUFFIXES
-    return path.is_dir() and any(
-        (path / marker).is_file() for marker in ("index.ts", "index.js", "package.json")
-    )
 
 
 def discover(

@@ -256,7 +256,7 @@ def add_package_folder(
 ) -> None:
     """Add every resource of one kind in an installed package's folder."""
     info = _info(source, "user", folder, origin="package")
-    for path in collect_resource_files(folder, kind):
+    for path in collect_from_paths([folder], kind):
         acc.add(kind, path, info, True)
 
 

@@ -146,6 +146,9 @@ class ResourceLoader:
             found = package_folders([*settings.blocked_plugins, *self._blocked])
             folders = [(f.kind, f.folder, f.source) for f in found.folders]
             self.diagnostics_by_kind["packages"] += found.diagnostics
+        from pi_core.packages.loading import package_resource_paths  # imports resources
+
+        folders += package_resource_paths(self.settings, self.cwd, self.agent_dir)
         resolved = resolve_resources(self.cwd, self.agent_dir, global_raw, project_raw, folders)
         self._infos = []
         for kind in _KINDS:
@@ -242,17 +245,12 @@ class ResourceLoader:
         self.diagnostics_by_kind["context"] = notes
 
     def _package_notes(self) -> list[ResourceDiagnostic]:
-        notes = []
-        for package in self.settings.settings.packages:
-            source = package if isinstance(package, str) else package.source
-            notes.append(
-                ResourceDiagnostic(
-                    type="warning",
-                    message=f'package "{source}" not loaded: npm and git packages are not '
-                    "supported; install a Python distribution with a pi.resources entry point",
-                )
-            )
-        return notes
+        from pi_core.packages.loading import missing_package_notes
+
+        return [
+            ResourceDiagnostic(type="warning", message=message)
+            for message in missing_package_notes(self.settings, self.cwd, self.agent_dir)
+        ]
 
     # --- using resources --------------------------------------------------------------------
 

@@ -38,3 +38,20 @@ async def test_an_inline_plugin_that_fails_to_register_raises(harness: Harness) 
     broken = SimpleNamespace(__name__="broken", register_tools=hookimpl(register_tools))
     with pytest.raises(PluginLoadFailed, match="RuntimeError: no tools today"):
         await harness.session(broken)
+
+
+async def test_a_project_typescript_extension_raises_until_blocked(harness: Harness) -> None:
+    gate = harness.cwd / ".pi" / "extensions" / "gate.ts"
+    gate.parent.mkdir(parents=True)
+    gate.write_text("export default function (pi) {}\n")
+    with pytest.raises(PluginLoadFailed) as caught:
+        await harness.session()
+    [error] = caught.value.errors
+    assert error.name == "gate" and error.source == str(gate)
+    assert "TypeScript/JavaScript extensions do not run here" in error.error
+    assert harness.events == [] and harness.server.requests == []
+
+    (harness.agent_dir / "settings.json").write_text('{"blockedPlugins": ["gate"]}')
+    session = await harness.session()
+    assert session.plugins.errors == []
+    await session.shutdown()

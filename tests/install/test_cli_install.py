@@ -10,8 +10,20 @@ from pathlib import Path
 
 
 def run(pi_bin: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run `pi` with pip kept offline, in case anything did reach it."""
-    env = {**os.environ, "PIP_NO_INDEX": "1", "PIP_CONFIG_FILE": os.devnull}
+    """Run `pi` with pip, npm and git kept offline, in case anything did reach them."""
+    env = {
+        **os.environ,
+        "PIP_NO_INDEX": "1",
+        "PIP_CONFIG_FILE": os.devnull,
+        "npm_config_registry": "http://127.0.0.1:9/",
+        "npm_config_fetch_retries": "0",
+        "npm_config_prefix": str(cwd / ".npm-global"),
+        "npm_config_cache": str(cwd / ".npm-cache"),
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "url.file:///nonexistent/.insteadOf",
+        "GIT_CONFIG_VALUE_0": "https://",
+        "GIT_TERMINAL_PROMPT": "0",
+    }
     return subprocess.run(
         [pi_bin, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
     )
@@ -28,15 +40,16 @@ def test_each_command_has_help(pi_bin: str, project: Path) -> None:
 def test_unknown_spec_is_a_clear_error(
     pi_bin: str, project: Path, isolated_agent_dir: Path
 ) -> None:
+    # npm: and plain https:// URLs are pi packages, as in pi: a failed fetch records nothing.
     result = run(pi_bin, "install", "npm:pi-skills", cwd=project)
     assert result.returncode == 1
-    assert result.stderr.startswith("Error: 'npm:pi-skills' is an npm package")
+    assert result.stderr.startswith("Error: npm install -g pi-skills failed")
     assert not (isolated_agent_dir / "settings.json").exists()
 
     result = run(pi_bin, "install", "https://github.com/o/r", "-l", cwd=project)
     assert result.returncode == 1
-    assert "use git+https://github.com/o/r" in result.stderr
-    assert not (project / ".pi").exists()
+    assert "git clone https://github.com/o/r" in result.stderr
+    assert not (project / ".pi" / "settings.json").exists()
 
 
 def test_broken_settings_are_left_alone(
@@ -72,7 +85,7 @@ def test_remove_what_is_not_recorded(pi_bin: str, project: Path) -> None:
 
 def test_list_and_update_with_records(pi_bin: str, project: Path, isolated_agent_dir: Path) -> None:
     (isolated_agent_dir / "settings.json").write_text(
-        json.dumps({"plugins": ["pi-plugin-zzz==1.0", "./gone"], "packages": ["npm:x"]})
+        json.dumps({"plugins": ["pi-plugin-zzz==1.0", "./gone"], "packages": ["npm:x@1.0"]})
     )
     listed = run(pi_bin, "list", "--json", cwd=project)
     assert listed.returncode == 0, listed.stderr

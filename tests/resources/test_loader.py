@@ -243,12 +243,16 @@ def test_reload_sees_changes(cwd: Path, agent: Path, write: Write) -> None:
     assert names(loader) == ["late"] and [p.name for p in loader.prompts] == ["x"]
 
 
-def test_npm_packages_in_settings_are_reported(cwd: Path, agent: Path, write: Write) -> None:
-    write(agent / "settings.json", json.dumps({"packages": ["npm:pi-skills", {"source": "git:x"}]}))
+def test_packages_not_installed_are_reported(cwd: Path, agent: Path, write: Write) -> None:
+    source = {"source": "git:example.test/o/r"}
+    write(agent / "settings.json", json.dumps({"packages": ["./gone", source]}))
     loader = load(cwd, agent)
     messages = [d.message for d in loader.diagnostics]
-    assert any('"npm:pi-skills" not loaded' in m for m in messages)
-    assert any('"git:x" not loaded' in m for m in messages)
+    assert any('"./gone" not loaded: not installed' in m for m in messages)
+    assert any(
+        '"git:example.test/o/r" not loaded' in m and "pi install git:example.test/o/r" in m
+        for m in messages
+    )
 
 
 def test_themes(cwd: Path, agent: Path, tmp_path: Path, write: Write) -> None:
