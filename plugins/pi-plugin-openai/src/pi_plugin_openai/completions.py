@@ -30,6 +30,10 @@ _FINISH: dict[str, StopReason] = {
 }
 
 
+_REASONING = ("reasoning_content", "reasoning", "reasoning_text")
+"""Where servers put reasoning; the first non-empty one counts (some send two with the same)."""
+
+
 class _Blocks:
     """Which content block is open, so deltas of one kind go to one block."""
 
@@ -37,6 +41,7 @@ class _Blocks:
         self.builder = builder
         self.text: int | None = None
         self.thinking: int | None = None
+        self.thinking_field: str | None = None
         self.tools: dict[int, int] = {}
         self.finish: StopReason | None = None
 
@@ -67,7 +72,8 @@ class _Blocks:
         if self.thinking is None:
             return []
         index, self.thinking = self.thinking, None
-        return [self.builder.thinking_end(index)]
+        # the field the reasoning came in is its signature: the next request sends it back there
+        return [self.builder.thinking_end(index, self.thinking_field)]
 
     def close_all(self) -> list[AssistantMessageEvent]:
         """Close every open block, tool calls included."""
@@ -84,10 +90,12 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
     if len(delta) == 1 and blocks.text is not None and type(content) is str and content:
         return [builder.text_delta(blocks.text, content)]  # more of the open text: most chunks
     events: list[AssistantMessageEvent] = []
-    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-    if isinstance(reasoning, str) and reasoning:
+    field = next((f for f in _REASONING if isinstance(delta.get(f), str) and delta[f]), None)
+    if field is not None:
+        reasoning = delta[field]
         if blocks.thinking is None:
             blocks.thinking, started = builder.thinking_start()
+            blocks.thinking_field = field
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
     if isinstance(content, str) and content:
