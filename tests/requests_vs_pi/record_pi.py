@@ -2,8 +2,9 @@
 
 Run from the repository root, with pi installed (npm `@mariozechner/pi-coding-agent@0.73.1`):
 
-    PI_REF=/path/to/node_modules python -m tests.requests_vs_pi.record_pi
+    PI_REF=/path/to/node_modules python -m tests.requests_vs_pi.record_pi [PROVIDER_KEY …]
 
+(no keys: every provider of `scenarios.PROVIDERS`).
 Re-record after changing `scenarios.py`; the test compares ours against these files.
 """
 
@@ -25,7 +26,8 @@ def main() -> None:
     modules = Path(os.environ.get("PI_REF", "/work/pi-ref/node_modules"))
     cli = modules / "@mariozechner" / "pi-coding-agent" / "dist" / "cli.js"
     FIXTURES.mkdir(exist_ok=True)
-    for key, provider in PROVIDERS.items():
+    for key in sys.argv[1:] or list(PROVIDERS):
+        provider = PROVIDERS[key]
         for script in SCRIPTS:
             with tempfile.TemporaryDirectory() as root:
                 bodies = run(["node", str(cli)], provider, script, Path(root))

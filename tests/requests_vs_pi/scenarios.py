@@ -21,6 +21,25 @@ class Provider:
     api: str = "openai-completions"
     model: str = "test-model"
     compat: dict[str, Any] | None = None
+    path: str = ""
+    """Appended to the fake's URL: a base-URL hint pi detects by substring (`/api.deepseek.com`)."""
+    extra: dict[str, Any] | None = None
+    """More model fields (`thinkingLevelMap`)."""
+
+
+OVERRIDES = {
+    "requiresToolResultName": True,
+    "requiresThinkingAsText": True,
+    "zaiToolStream": True,
+    "supportsStrictMode": False,
+    "thinkingFormat": "qwen-chat-template",
+    "maxTokensField": "max_tokens",
+    "supportsUsageInStreaming": False,
+    "supportsStore": False,
+    "supportsDeveloperRole": False,
+    "cacheControlFormat": "anthropic",
+}
+"""Every flag a models.json `compat` may turn away from the generic provider's value."""
 
 
 PROVIDERS = {
@@ -32,10 +51,30 @@ PROVIDERS = {
     "openrouter": Provider("openrouter", model="anthropic/claude-test"),
     "moonshot": Provider("moonshotai"),
     "groq": Provider("groq"),
+    "opencode": Provider("opencode"),
+    "deepseek-url": Provider("proxy", path="/api.deepseek.com/v1"),
+    "zai-url": Provider("proxy", path="/api.z.ai/api/paas/v4"),
+    "xai-url": Provider("proxy", path="/api.x.ai/v1"),
+    "moonshot-url": Provider("proxy", path="/api.moonshot.ai/v1"),
+    "chutes-url": Provider("proxy", path="/llm.chutes.ai/v1"),
+    "openrouter-url": Provider("proxy", path="/openrouter.ai/api/v1"),
+    "overrides": Provider("fake", compat=OVERRIDES),
+    "qwen": Provider("fake", compat={"thinkingFormat": "qwen"}),
+    "deepseek-as-openai": Provider(
+        "deepseek",
+        compat={"thinkingFormat": "openai", "requiresReasoningContentOnAssistantMessages": False},
+    ),
+    "level-map": Provider("fake", extra={"thinkingLevelMap": {"off": "none", "high": "max"}}),
     "anthropic": Provider("anthropic", api="anthropic-messages", model="claude-sonnet-4-5"),
+    "anthropic-not-eager": Provider(
+        "anthropic",
+        api="anthropic-messages",
+        model="claude-sonnet-4-5",
+        compat={"supportsEagerToolInputStreaming": False},
+    ),
 }
-"""Detection runs on the provider name here: the fake's host is 127.0.0.1, so a base-URL hint
-(`api.deepseek.com`, …) cannot be tested end to end; the unit tests cover those."""
+"""Detection by provider name, and by base URL: the fake's host is 127.0.0.1, so a host hint
+(`api.deepseek.com`, …) goes in the URL's path, where pi's substring test finds it as well."""
 
 SCRIPTS = ("plain", "tool")
 """Images are left to the image helper's tests: pi 0.73.1 inlines them only after resizing."""
@@ -53,7 +92,13 @@ def models_json(provider: Provider, base_url: str) -> dict[str, Any]:
     }
     if provider.compat is not None:
         model["compat"] = provider.compat
-    entry = {"baseUrl": base_url, "api": provider.api, "apiKey": "test-key", "models": [model]}
+    model.update(provider.extra or {})
+    entry = {
+        "baseUrl": base_url + provider.path,
+        "api": provider.api,
+        "apiKey": "test-key",
+        "models": [model],
+    }
     return {"providers": {provider.name: entry}}
 
 
