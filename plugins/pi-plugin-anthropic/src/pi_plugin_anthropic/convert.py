@@ -207,12 +207,10 @@ it can change them) and each one's JSON text, by model."""
 _CACHEABLE = ("text", "image", "tool_result")
 
 
-def cache_mark(model: Model) -> dict[str, Any] | None:
-    """pi's cache mark: none with `PI_CACHE_RETENTION=none`, an hour's with `long` where the
-    model allows it (`compat.supportsLongCacheRetention`), else the default five minutes."""
+def cache_mark(model: Model) -> dict[str, Any]:
+    """pi's cache mark: an hour's with `PI_CACHE_RETENTION=long` where the model allows it
+    (`compat.supportsLongCacheRetention`), else the default five minutes."""
     retention = os.environ.get("PI_CACHE_RETENTION")
-    if retention == "none":
-        return None
     if retention == "long" and (model.compat or {}).get("supportsLongCacheRetention", True):
         return {"type": "ephemeral", "ttl": "1h"}
     return CACHE
@@ -257,9 +255,7 @@ def build_messages(
     _PREFIXES.save(key, transformed[:closed_at], (finished, finished_json))
     messages = finished + turns.messages[closed_count:]
     encoded = finished_json + turns.encoded(closed_count, len(turns.messages))
-    mark = cache_mark(model)
-    if mark is not None:
-        _mark_last(messages, encoded, mark)
+    _mark_last(messages, encoded, cache_mark(model))
     if parts is not None and encoded:
         pieces = [b","] * (2 * len(encoded) - 1)
         pieces[::2] = encoded  # each message's text, commas between: copied once, by encode_body
@@ -284,7 +280,7 @@ def build_payload(
     mark = cache_mark(model)
     if context.system_prompt:
         system = {"type": "text", "text": context.system_prompt}
-        payload["system"] = [{**system, "cache_control": mark} if mark else system]
+        payload["system"] = [{**system, "cache_control": mark}]
     if context.tools:
         eager = (model.compat or {}).get("supportsEagerToolInputStreaming", True)
         payload["tools"] = [

@@ -16,7 +16,7 @@ from pi_core.providers import (
     Model,
     StreamOptions,
 )
-from pi_plugin_openai.convert import build_payload
+from pi_plugin_openai.convert import affinity_headers, build_payload
 from pi_plugin_openai.errors import describe_error
 from pi_plugin_openai.transport import open_response
 
@@ -164,7 +164,10 @@ async def stream_completions(
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
-        async with open_response(model, "chat/completions", payload, options, {}, parts) as body:
+        headers = affinity_headers(model, options)
+        async with open_response(
+            model, "chat/completions", payload, options, headers, parts
+        ) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
                 for event in blocks.chunk(completion_as_chunk(body)):
                     yield event

@@ -224,8 +224,7 @@ def build_payload(
     retention = cache_retention()
     long_cache = retention == "long" and flags["supportsLongCacheRetention"]
     payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
-    openai_cache = "api.openai.com" in model.base_url and retention != "none"
-    if (openai_cache or long_cache) and options.session_id:
+    if ("api.openai.com" in model.base_url or long_cache) and options.session_id:
         payload["prompt_cache_key"] = options.session_id
     if long_cache:
         payload["prompt_cache_retention"] = "24h"
@@ -245,7 +244,7 @@ def build_payload(
             payload["tool_stream"] = True
     elif _has_tool_history(context):
         payload["tools"] = []  # proxies to Anthropic want `tools` when the history has tool calls
-    if flags["cacheControlFormat"] == "anthropic" and retention != "none":
+    if flags["cacheControlFormat"] == "anthropic":
         mark = {"type": "ephemeral", **({"ttl": "1h"} if long_cache else {})}
         payload["messages"] = add_cache_marks(messages, payload.get("tools"), mark)
     payload.update(thinking_fields(model, flags, _level(model, options.reasoning)))
@@ -288,6 +287,14 @@ def _level(model: Model, level: str | None) -> str | None:
     if level == "xhigh" and (model.thinking_level_map or {}).get("xhigh") is None:
         return "high"
     return level
+
+
+def affinity_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """The session headers pi sends where `sendSessionAffinityHeaders` is on."""
+    session = options.session_id
+    if not session or not compat(model, "sendSessionAffinityHeaders"):
+        return {}
+    return {"session_id": session, "x-client-request-id": session, "x-session-affinity": session}
 
 
 def cache_retention() -> str:
