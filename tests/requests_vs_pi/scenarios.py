@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,8 +78,24 @@ PROVIDERS = {
 """Detection by provider name, and by base URL: the fake's host is 127.0.0.1, so a host hint
 (`api.deepseek.com`, …) goes in the URL's path, where pi's substring test finds it as well."""
 
-SCRIPTS = ("plain", "tool")
-"""Images are left to the image helper's tests: pi 0.73.1 inlines them only after resizing."""
+SCRIPTS = ("plain", "tool", "image")
+
+
+def _png() -> bytes:
+    """A valid 2x2 RGB PNG, small enough that pi sends it unchanged."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\xff\x00\x00" * 2 for _ in range(2))
+    header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 def models_json(provider: Provider, base_url: str) -> dict[str, Any]:
@@ -157,17 +175,20 @@ def arguments(script: str) -> list[str]:
     common = ["-p", "--no-session", "--tools", "read"]
     if script == "plain":
         return [*common, "--thinking", "off", "Say hi."]
-    return [*common, "--thinking", "high", "Read note.txt."]
+    if script == "tool":
+        return [*common, "--thinking", "high", "Read note.txt."]
+    return [*common, "--thinking", "off", "@pic.png", "Describe it."]
 
 
 def run(command: list[str], provider: Provider, script: str, root: Path) -> list[Any]:
     """Run `command` + the script's arguments in a fresh home against the fake; return the
-    request bodies it sent."""
+    request bodies it sent (with `root` written `<root>`)."""
     home, cwd = root / "home", root / "project"
     agent = home / ".pi" / "agent"
     agent.mkdir(parents=True)
     cwd.mkdir()
     (cwd / "note.txt").write_text("hello\n")
+    (cwd / "pic.png").write_bytes(_png())
     with FakeLLMServer() as server:
         (agent / "models.json").write_text(json.dumps(models_json(provider, server.base_url)))
         settings = {"defaultProvider": provider.name, "defaultModel": provider.model}
@@ -182,4 +203,6 @@ def run(command: list[str], provider: Provider, script: str, root: Path) -> list
             timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr + done.stdout
-        return [request.json() for request in server.requests]
+        bodies = json.dumps([request.json() for request in server.requests])
+    # the project's path (an @file's name) differs from run to run
+    return list(json.loads(bodies.replace(str(root), "<root>")))
