@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.requests_vs_pi.scenarios import PROVIDERS, SCRIPTS, run
+from tests.requests_vs_pi.scenarios import PROVIDERS, run, scripts_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -28,7 +28,7 @@ def main() -> None:
     FIXTURES.mkdir(exist_ok=True)
     for key in sys.argv[1:] or list(PROVIDERS):
         provider = PROVIDERS[key]
-        for script in SCRIPTS:
+        for script in scripts_for(provider):
             with tempfile.TemporaryDirectory() as root:
                 bodies = run(["node", str(cli)], provider, script, Path(root))
             path = FIXTURES / f"{key}.{script}.json"

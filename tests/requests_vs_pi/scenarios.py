@@ -79,6 +79,9 @@ PROVIDERS = {
 (`api.deepseek.com`, …) goes in the URL's path, where pi's substring test finds it as well."""
 
 SCRIPTS = ("plain", "tool", "image")
+TOOL_IMAGE = "tool_image"
+"""A tool that returns an image: recorded for Anthropic only (on Chat Completions, pi's extra user
+message with the image belongs to the image work, tested there)."""
 
 
 def _png() -> bytes:
@@ -96,6 +99,12 @@ def _png() -> bytes:
         + chunk(b"IDAT", zlib.compress(rows))
         + chunk(b"IEND", b"")
     )
+
+
+def scripts_for(provider: Provider) -> tuple[str, ...]:
+    """The scripts run for `provider`."""
+    extra = (TOOL_IMAGE,) if provider.api == "anthropic-messages" else ()
+    return SCRIPTS + extra
 
 
 def models_json(provider: Provider, base_url: str) -> dict[str, Any]:
@@ -155,9 +164,12 @@ def _anthropic(text: str, reasoning: str = "", tool: dict[str, Any] | None = Non
 
 def answers(provider: Provider, script: str) -> list[FakeResponse]:
     """What the fake answers, request by request."""
-    read = {"name": "read", "arguments": {"path": "note.txt"}}
+    read = {
+        "name": "read",
+        "arguments": {"path": "pic.png" if script == TOOL_IMAGE else "note.txt"},
+    }
     if provider.api == "anthropic-messages":
-        if script == "tool":
+        if script in ("tool", TOOL_IMAGE):
             return [_anthropic("", "Let me read it.", read), _anthropic("It says hello.")]
         return [_anthropic("Hi.")]
     if script == "tool":
@@ -175,7 +187,7 @@ def arguments(script: str) -> list[str]:
     common = ["-p", "--no-session", "--tools", "read"]
     if script == "plain":
         return [*common, "--thinking", "off", "Say hi."]
-    if script == "tool":
+    if script in ("tool", TOOL_IMAGE):
         return [*common, "--thinking", "high", "Read note.txt."]
     return [*common, "--thinking", "off", "@pic.png", "Describe it."]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.requests_vs_pi.scenarios import PROVIDERS, SCRIPTS, run
+from tests.requests_vs_pi.scenarios import PROVIDERS, run, scripts_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYSTEM = "<system prompt>"
@@ -59,8 +59,10 @@ def normalized(body: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-@pytest.mark.parametrize("script", SCRIPTS)
-@pytest.mark.parametrize("provider", sorted(PROVIDERS))
+CASES = [(key, script) for key in sorted(PROVIDERS) for script in scripts_for(PROVIDERS[key])]
+
+
+@pytest.mark.parametrize(("provider", "script"), CASES)
 def test_request_bodies_match_pi(provider: str, script: str, tmp_path: Path) -> None:
     pi = shutil.which("pi")
     assert pi, "the pi command is installed with the project"
