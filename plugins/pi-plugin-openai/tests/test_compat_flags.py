@@ -19,7 +19,7 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.testing import FakeLLMServer, chat_stream
+from pi_core.testing import FakeLLMServer, FakeResponse, chat_stream
 
 
 def model_at(server: FakeLLMServer, path: str = "/v1", **fields: Any) -> Model:
@@ -141,3 +141,50 @@ def test_a_null_in_compat_keeps_the_detected_value() -> None:
     )  # fmt: skip
     flags = resolve_compat(model)
     assert flags["thinkingFormat"] == "zai" and flags["supportsStore"] is True
+
+
+def _chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> dict[str, Any]:
+    choice = {"index": 0, "delta": delta, "finish_reason": finish, **extra}
+    return {"id": "x", "object": "chat.completion.chunk", "model": "m", "choices": [choice]}
+
+
+async def test_encrypted_reasoning_of_a_tool_call_is_sent_back() -> None:
+    detail = {"type": "reasoning.encrypted", "id": "c1", "data": "opaque", "format": "x"}
+    call = {"index": 0, "id": "c1", "type": "function",
+            "function": {"name": "read", "arguments": '{"path":"a"}'}}  # fmt: skip
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.sse(
+                [
+                    _chunk({"tool_calls": [call]}),
+                    _chunk({"reasoning_details": [detail]}, "tool_calls"),
+                    "[DONE]",
+                ]
+            ),
+            chat_stream("ok"),
+        )
+        model = model_at(server)
+        context = LLMContext(messages=[UserMessage(content="hi")])
+        reply = (await send(model, context, StreamOptions()))[-1].message
+        result = ToolResultMessage(tool_call_id="c1", tool_name="read", content=[])
+        context.messages += [reply, result]
+        await send(model, context, StreamOptions())
+        replayed = server.requests[1].json()["messages"][1]
+    assert replayed["reasoning_details"] == [detail]
+
+
+async def test_usage_as_pi_reads_it() -> None:
+    deepseek = {"prompt_tokens": 100, "completion_tokens": 5, "prompt_cache_hit_tokens": 60}
+    router = {"prompt_tokens": 100, "completion_tokens": 5,
+              "prompt_tokens_details": {"cached_tokens": 70, "cache_write_tokens": 20}}  # fmt: skip
+    with FakeLLMServer() as server:
+        server.queue(
+            FakeResponse.sse([_chunk({"content": "a"}, "stop"), {"choices": [], "usage": deepseek},
+                              "[DONE]"]),
+            FakeResponse.sse([_chunk({"content": "a"}, "stop", usage=router), "[DONE]"]),
+        )  # fmt: skip
+        context = LLMContext(messages=[UserMessage(content="hi")])
+        first = (await send(model_at(server), context, StreamOptions()))[-1].message.usage
+        second = (await send(model_at(server), context, StreamOptions()))[-1].message.usage
+    assert (first.input, first.cache_read, first.cache_write) == (40, 60, 0)
+    assert (second.input, second.cache_read, second.cache_write) == (30, 50, 20)

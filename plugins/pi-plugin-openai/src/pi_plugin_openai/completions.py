@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from pi_core.abort import AbortSignal
-from pi_core.messages import StopReason
+from pi_core.messages import StopReason, ToolCall
 from pi_core.providers import (
     AssistantMessageBuilder,
     AssistantMessageEvent,
@@ -48,10 +49,13 @@ class _Blocks:
     def chunk(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
         usage = chunk.get("usage")
+        choices = chunk.get("choices") or []
+        if not usage and choices and isinstance(choices[0], dict):
+            usage = choices[0].get("usage")  # where Moonshot puts it
         if usage:
             _record_usage(self.builder, usage)
         events: list[AssistantMessageEvent] = []
-        for choice in chunk.get("choices") or []:
+        for choice in choices:
             delta = choice.get("delta")
             if delta:
                 events += _delta_events(self, delta)
@@ -117,16 +121,41 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             events.append(started_call)
         if function.get("arguments"):
             events.append(builder.tool_call_delta(index, function["arguments"]))
+    details = delta.get("reasoning_details")
+    if isinstance(details, list):
+        _sign_tool_calls(builder, details)
     return events
 
 
+def _sign_tool_calls(builder: AssistantMessageBuilder, details: list[Any]) -> None:
+    """Keep OpenRouter's encrypted reasoning on the tool call it belongs to (its signature), so
+    the next request sends it back in `reasoning_details`, as pi does."""
+    for detail in details:
+        if not isinstance(detail, dict) or detail.get("type") != "reasoning.encrypted":
+            continue
+        if not detail.get("id") or not detail.get("data"):
+            continue
+        for block in builder.message.content:
+            if isinstance(block, ToolCall) and block.id == detail["id"]:
+                block.thought_signature = json.dumps(detail, separators=(",", ":"))
+                break
+
+
 def _record_usage(builder: AssistantMessageBuilder, usage: dict[str, Any]) -> None:
+    """Token counts as pi reads them: cache hits from `cached_tokens` (DeepSeek:
+    `prompt_cache_hit_tokens`), less the tokens this request wrote to the cache where a server
+    counts those in the hits too (seen on OpenRouter)."""
     details = usage.get("prompt_tokens_details") or {}
-    cached = details.get("cached_tokens") or 0
+    cached = details.get("cached_tokens")
+    if cached is None:
+        cached = usage.get("prompt_cache_hit_tokens")
+    written = details.get("cache_write_tokens") or 0
+    read = max(0, (cached or 0) - written) if written > 0 else cached or 0
     builder.set_usage(
-        input=(usage.get("prompt_tokens") or 0) - cached,
+        input=max(0, (usage.get("prompt_tokens") or 0) - read - written),
         output=usage.get("completion_tokens") or 0,
-        cache_read=cached,
+        cache_read=read,
+        cache_write=written,
     )
 
 
