@@ -33,11 +33,10 @@ from pi_plugin_openai.completions_cache import add_cache_marks
 from pi_plugin_openai.completions_thinking import thinking_fields
 
 
-def compat(model: Model, key: str, default: Any = None) -> Any:
-    """Return a resolved compat flag of the model (pi's camelCase names: detected from the
-    provider, or the model's `compat`); `default` only for names that are not pi's flags."""
-    flags = resolve_compat(model)
-    return flags[key] if key in flags else (model.compat or {}).get(key, default)
+def compat(model: Model, key: str, default: Any) -> Any:
+    """Return a flag of the model's own `compat` (pi's camelCase names), or `default`: no
+    detection (the Responses API detects nothing; Chat Completions uses `resolve_compat`)."""
+    return (model.compat or {}).get(key, default)
 
 
 def arguments_json(arguments: dict[str, Any]) -> str:
@@ -292,7 +291,7 @@ def _level(model: Model, level: str | None) -> str | None:
 def affinity_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     """The session headers pi sends where `sendSessionAffinityHeaders` is on."""
     session = options.session_id
-    if not session or not compat(model, "sendSessionAffinityHeaders"):
+    if not session or not resolve_compat(model)["sendSessionAffinityHeaders"]:
         return {}
     return {"session_id": session, "x-client-request-id": session, "x-session-affinity": session}
 
