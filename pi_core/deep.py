@@ -25,6 +25,9 @@ from typing import Any, TypeVar
 import pydantic_core
 from pydantic import BaseModel
 
+__all__ = ["MAX_DEPTH", "call", "deepcopy", "dumps", "encode", "is_depth_error", "loads",
+           "model_to_wire"]  # fmt: skip
+
 T = TypeVar("T")
 
 MAX_DEPTH = 100_000

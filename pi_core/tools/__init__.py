@@ -5,10 +5,12 @@ models of pi's seven built-in tools live here too because the typed tool-call ev
 (`pi_core.events.BashToolCallEvent`, ...) carry them; the tools themselves ship in
 pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through
 symlinks, never half-written); `expand_path` and `resolve_to_cwd` read a path the way the
-built-in tools do (a leading `@` dropped, `~` expanded).
+built-in tools do (a leading `@` dropped, `~` expanded); `make_private_dir` and
+`SESSION_FILE_MODE` create folders and files owner-only, as session files are.
 """
 
 from pi_core.fileio import atomic_write, write_target
+from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 from pi_core.tools.inputs import (
     BashToolDetails,
     BashToolInput,
@@ -38,6 +40,7 @@ from pi_core.tools.tool import (
 )
 
 __all__ = [
+    "SESSION_FILE_MODE",
     "BashToolDetails",
     "BashToolInput",
     "EditReplacement",
@@ -61,6 +64,7 @@ __all__ = [
     "atomic_write",
     "define_tool",
     "expand_path",
+    "make_private_dir",
     "resolve_to_cwd",
     "tool_parameters_schema",
     "write_target",

@@ -14,6 +14,7 @@ PUBLIC_MODULES = (
     "pi_core.abort",
     "pi_core.ai.http",
     "pi_core.compaction",
+    "pi_core.deep",
     "pi_core.events",
     "pi_core.hookspecs",
     "pi_core.messages",

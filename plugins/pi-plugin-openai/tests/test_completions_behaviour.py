@@ -142,7 +142,7 @@ def test_payload_honours_compat_flags_images_and_tool_results() -> None:
     }
     assert payload["messages"][2]["tool_calls"][0]["function"] == {
         "name": "read",
-        "arguments": json.dumps({"path": "x"}),
+        "arguments": '{"path":"x"}',  # as JSON.stringify writes it
     }
     assert payload["messages"][3] == {"role": "tool", "tool_call_id": "t1", "content": "X"}
     assert payload["max_completion_tokens"] == 100 and payload["reasoning_effort"] == "high"
@@ -187,6 +187,7 @@ async def test_headers_and_body_bytes() -> None:
     assert request.body == json.dumps(
         {"model": "m", "stream": True,
          "messages": [{"role": "system", "content": "é ✓"}, {"role": "user", "content": "hi"}],
+         "max_completion_tokens": 16384, "store": False,
          "stream_options": {"include_usage": True}},
         ensure_ascii=False, separators=(",", ":"),
     ).encode()  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -24,6 +25,7 @@ from pi_core.providers import (
     json_bytes,
     transform_messages,
 )
+from pi_plugin_anthropic.tools import anthropic_tool
 
 THINKING_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
 EFFORTS = {"minimal": "low", "low": "low", "medium": "medium", "high": "high", "xhigh": "high"}
@@ -51,9 +53,7 @@ def _thinking(model: Model, options: StreamOptions, max_tokens: int) -> dict[str
     }
 
 
-def _user_blocks(content: str | list[Any]) -> list[dict[str, Any]]:
-    if isinstance(content, str):
-        return [{"type": "text", "text": content}]
+def _user_blocks(content: list[Any]) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for block in content:
         if isinstance(block, TextContent):
@@ -64,21 +64,40 @@ def _user_blocks(content: str | list[Any]) -> list[dict[str, Any]]:
     return blocks
 
 
+def _user_content(message: UserMessage) -> str | list[dict[str, Any]] | None:
+    """A user message's content as pi sends it: a string stays one, blank text is left out."""
+    if isinstance(message.content, str):
+        return message.content if message.content.strip() else None
+    blocks = [b for b in _user_blocks(message.content) if b["type"] != "text" or b["text"].strip()]
+    return blocks or None
+
+
+def _tool_result_content(content: list[Any]) -> str | list[dict[str, Any]]:
+    """A tool result's content as pi sends it: its texts joined as one string, or blocks when it
+    holds an image (with a placeholder text if it has none)."""
+    if not any(isinstance(block, ImageContent) for block in content):
+        return "\n".join(block.text for block in content if isinstance(block, TextContent))
+    blocks = _user_blocks(content)
+    if not any(block["type"] == "text" for block in blocks):
+        blocks.insert(0, {"type": "text", "text": "(see attached image)"})
+    return blocks
+
+
 def _assistant_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
     same_provider = message.api == "anthropic-messages"
     blocks: list[dict[str, Any]] = []
     for block in message.content:
-        if isinstance(block, TextContent) and block.text:
+        if isinstance(block, TextContent) and block.text.strip():
             blocks.append({"type": "text", "text": block.text})
         elif isinstance(block, ThinkingContent):
             if block.redacted and block.thinking_signature and same_provider:
                 blocks.append({"type": "redacted_thinking", "data": block.thinking_signature})
-            elif block.thinking_signature and same_provider:
+            elif block.thinking_signature and same_provider and block.thinking.strip():
                 blocks.append(
                     {"type": "thinking", "thinking": block.thinking,
                      "signature": block.thinking_signature}
                 )  # fmt: skip
-            elif block.thinking:  # unsigned reasoning from another provider: keep it as text
+            elif block.thinking.strip():  # unsigned reasoning (another provider's): as text
                 blocks.append({"type": "text", "text": block.thinking})
         elif isinstance(block, ToolCall):
             blocks.append(
@@ -88,7 +107,7 @@ def _assistant_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
 
 
 def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
-    content = _user_blocks(message.content) or [{"type": "text", "text": "(no output)"}]
+    content = _tool_result_content(message.content)
     return {
         "type": "tool_result",
         "tool_use_id": message.tool_call_id,
@@ -97,14 +116,14 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
     }
 
 
-_BLOCKS: MessageCache[tuple[Any, tuple[tuple[dict[str, Any], bytes], ...]]] = MessageCache()
+_BLOCKS: MessageCache[tuple[Any, tuple[tuple[Any, bytes], ...]]] = MessageCache()
 """Each message's blocks (a tool result: its one block) and each block's JSON text, read-only:
 request bodies share them."""
 
 
 def _blocks_of(message: Any) -> Any:
     if isinstance(message, UserMessage):
-        return _user_blocks(message.content)
+        return _user_content(message)
     if isinstance(message, AssistantMessage):
         return _assistant_blocks(message)
     if isinstance(message, ToolResultMessage):
@@ -112,8 +131,10 @@ def _blocks_of(message: Any) -> Any:
     return None
 
 
-def _blocks_and_texts(message: Any) -> tuple[Any, tuple[tuple[dict[str, Any], bytes], ...]]:
+def _blocks_and_texts(message: Any) -> tuple[Any, tuple[tuple[Any, bytes], ...]]:
     converted = _blocks_of(message)
+    if isinstance(converted, str):  # a user message's plain text: its JSON string
+        return converted, ((converted, json_bytes(converted)),)
     blocks = converted if isinstance(converted, list) else [converted] if converted else []
     return converted, tuple((block, json_bytes(block)) for block in blocks)
 
@@ -139,21 +160,23 @@ class _Turns:
         converted, texts = _BLOCKS.get(message, None, _blocks_and_texts)
         encoded = [text for _, text in texts]
         if isinstance(message, UserMessage):
-            self._append("user", list(converted), encoded)
+            if converted:
+                content = converted if isinstance(converted, str) else list(converted)
+                self._append("user", content, encoded)
         elif isinstance(message, AssistantMessage):
             if converted:
                 self._append("assistant", list(converted), encoded)
                 return True
         elif isinstance(message, ToolResultMessage):
             last = self.messages[-1] if self.messages else None
-            if last and last["role"] == "user" and last["content"][-1]["type"] == "tool_result":
+            if last and last["role"] == "user" and _ends_with_tool_result(last["content"]):
                 last["content"].append(converted)
                 self.texts[-1].extend(encoded)
             else:
                 self._append("user", [converted], encoded)
         return False
 
-    def _append(self, role: str, blocks: list[dict[str, Any]], texts: list[bytes]) -> None:
+    def _append(self, role: str, blocks: str | list[dict[str, Any]], texts: list[bytes]) -> None:
         self.messages.append({"role": role, "content": blocks})
         self.texts.append(texts)
 
@@ -166,15 +189,47 @@ class _Turns:
 
 
 def _message_json(role: str, texts: list[bytes]) -> bytes:
-    """The JSON text of `{"role": role, "content": blocks}`, from its blocks' texts."""
+    """The JSON text of `{"role": role, "content": blocks}`, from its blocks' texts (one JSON
+    string: the content is that string)."""
+    if len(texts) == 1 and texts[0].startswith(b'"'):
+        return b'{"role":"' + role.encode() + b'","content":' + texts[0] + b"}"
     return b'{"role":"' + role.encode() + b'","content":[' + b",".join(texts) + b"]}"
+
+
+def _ends_with_tool_result(content: str | list[dict[str, Any]]) -> bool:
+    return isinstance(content, list) and content[-1]["type"] == "tool_result"
 
 
 _Saved = tuple[list[dict[str, Any]], list[bytes]]
 _PREFIXES: PrefixCache[_Saved] = PrefixCache()
 """The previous request's finished API messages (up to its last assistant message: nothing after
 it can change them) and each one's JSON text, by model."""
-_CACHED_TAIL = b',"cache_control":{"type":"ephemeral"}}]}'
+_CACHEABLE = ("text", "image", "tool_result")
+
+
+def cache_mark(model: Model) -> dict[str, Any]:
+    """pi's cache mark: an hour's with `PI_CACHE_RETENTION=long` where the model allows it
+    (`compat.supportsLongCacheRetention`), else the default five minutes."""
+    retention = os.environ.get("PI_CACHE_RETENTION")
+    if retention == "long" and (model.compat or {}).get("supportsLongCacheRetention", True):
+        return {"type": "ephemeral", "ttl": "1h"}
+    return CACHE
+
+
+def _mark_last(messages: list[dict[str, Any]], encoded: list[bytes], mark: dict[str, Any]) -> None:
+    """Mark the last message for caching if it is the user's, as pi does (its last block, if
+    text, image or tool result; a plain string becomes a marked text block)."""
+    if not messages or messages[-1]["role"] != "user":
+        return
+    content = messages[-1]["content"]
+    if isinstance(content, str):
+        marked: Any = [{"type": "text", "text": content, "cache_control": mark}]
+    elif content and content[-1]["type"] in _CACHEABLE:
+        marked = [*content[:-1], {**content[-1], "cache_control": mark}]
+    else:
+        return
+    messages[-1] = {"role": "user", "content": marked}
+    encoded[-1] = json_bytes(messages[-1])
 
 
 def build_messages(
@@ -200,14 +255,7 @@ def build_messages(
     _PREFIXES.save(key, transformed[:closed_at], (finished, finished_json))
     messages = finished + turns.messages[closed_count:]
     encoded = finished_json + turns.encoded(closed_count, len(turns.messages))
-    for index in range(len(messages) - 1, -1, -1):  # cache up to the last user turn
-        turn = messages[index]
-        if turn["role"] == "user" and turn["content"]:
-            last = {**turn["content"][-1], "cache_control": CACHE}
-            messages[index] = {"role": "user", "content": [*turn["content"][:-1], last]}
-            # the last block's closing brace, then the list's and the message's: `}]}`
-            encoded[index] = encoded[index][:-3] + _CACHED_TAIL
-            break
+    _mark_last(messages, encoded, cache_mark(model))
     if parts is not None and encoded:
         pieces = [b","] * (2 * len(encoded) - 1)
         pieces[::2] = encoded  # each message's text, commas between: copied once, by encode_body
@@ -229,14 +277,15 @@ def build_payload(
         "max_tokens": options.max_tokens or min(model.max_tokens or 32_000, 32_000),
         "stream": True,
     }
+    mark = cache_mark(model)
     if context.system_prompt:
-        payload["system"] = [
-            {"type": "text", "text": context.system_prompt, "cache_control": CACHE}
-        ]
+        system = {"type": "text", "text": context.system_prompt}
+        payload["system"] = [{**system, "cache_control": mark}]
     if context.tools:
+        eager = (model.compat or {}).get("supportsEagerToolInputStreaming", True)
         payload["tools"] = [
-            {"name": t.name, "description": t.description, "input_schema": t.parameters}
-            for t in context.tools
+            anthropic_tool(tool, eager, mark if index == len(context.tools) - 1 else None)
+            for index, tool in enumerate(context.tools)
         ]
     if model.reasoning and options.reasoning:
         payload.update(_thinking(model, options, payload["max_tokens"]))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pi_core import deep
 from pi_core.compaction import js_length
+from pi_core.deep import dumps as deep_dumps
 from pi_core.messages import (
     AgentMessage,
     AssistantMessage,
@@ -40,7 +40,7 @@ def truncate_for_summary(text: str, max_chars: int = TOOL_RESULT_MAX_CHARS) -> s
 
 
 def _json(value: object) -> str:
-    return deep.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return deep_dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _text_of(content: str | Sequence[object]) -> str:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from pi_core.abort import AbortSignal
-from pi_core.messages import StopReason
+from pi_core.messages import StopReason, ToolCall
 from pi_core.providers import (
     AssistantMessageBuilder,
     AssistantMessageEvent,
@@ -16,7 +17,7 @@ from pi_core.providers import (
     Model,
     StreamOptions,
 )
-from pi_plugin_openai.convert import build_payload
+from pi_plugin_openai.convert import affinity_headers, build_payload
 from pi_plugin_openai.errors import describe_error
 from pi_plugin_openai.transport import open_response
 
@@ -30,6 +31,10 @@ _FINISH: dict[str, StopReason] = {
 }
 
 
+_REASONING = ("reasoning_content", "reasoning", "reasoning_text")
+"""Where servers put reasoning; the first non-empty one counts (some send two with the same)."""
+
+
 class _Blocks:
     """Which content block is open, so deltas of one kind go to one block."""
 
@@ -37,16 +42,20 @@ class _Blocks:
         self.builder = builder
         self.text: int | None = None
         self.thinking: int | None = None
+        self.thinking_field: str | None = None
         self.tools: dict[int, int] = {}
         self.finish: StopReason | None = None
 
     def chunk(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
         usage = chunk.get("usage")
+        choices = chunk.get("choices") or []
+        if not usage and choices and isinstance(choices[0], dict):
+            usage = choices[0].get("usage")  # where Moonshot puts it
         if usage:
             _record_usage(self.builder, usage)
         events: list[AssistantMessageEvent] = []
-        for choice in chunk.get("choices") or []:
+        for choice in choices:
             delta = choice.get("delta")
             if delta:
                 events += _delta_events(self, delta)
@@ -67,7 +76,8 @@ class _Blocks:
         if self.thinking is None:
             return []
         index, self.thinking = self.thinking, None
-        return [self.builder.thinking_end(index)]
+        # the field the reasoning came in is its signature: the next request sends it back there
+        return [self.builder.thinking_end(index, self.thinking_field)]
 
     def close_all(self) -> list[AssistantMessageEvent]:
         """Close every open block, tool calls included."""
@@ -84,10 +94,12 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
     if len(delta) == 1 and blocks.text is not None and type(content) is str and content:
         return [builder.text_delta(blocks.text, content)]  # more of the open text: most chunks
     events: list[AssistantMessageEvent] = []
-    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-    if isinstance(reasoning, str) and reasoning:
+    field = next((f for f in _REASONING if isinstance(delta.get(f), str) and delta[f]), None)
+    if field is not None:
+        reasoning = delta[field]
         if blocks.thinking is None:
             blocks.thinking, started = builder.thinking_start()
+            blocks.thinking_field = field
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
     if isinstance(content, str) and content:
@@ -109,16 +121,41 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             events.append(started_call)
         if function.get("arguments"):
             events.append(builder.tool_call_delta(index, function["arguments"]))
+    details = delta.get("reasoning_details")
+    if isinstance(details, list):
+        _sign_tool_calls(builder, details)
     return events
 
 
+def _sign_tool_calls(builder: AssistantMessageBuilder, details: list[Any]) -> None:
+    """Keep OpenRouter's encrypted reasoning on the tool call it belongs to (its signature), so
+    the next request sends it back in `reasoning_details`, as pi does."""
+    for detail in details:
+        if not isinstance(detail, dict) or detail.get("type") != "reasoning.encrypted":
+            continue
+        if not detail.get("id") or not detail.get("data"):
+            continue
+        for block in builder.message.content:
+            if isinstance(block, ToolCall) and block.id == detail["id"]:
+                block.thought_signature = json.dumps(detail, separators=(",", ":"))
+                break
+
+
 def _record_usage(builder: AssistantMessageBuilder, usage: dict[str, Any]) -> None:
+    """Token counts as pi reads them: cache hits from `cached_tokens` (DeepSeek:
+    `prompt_cache_hit_tokens`), less the tokens this request wrote to the cache where a server
+    counts those in the hits too (seen on OpenRouter)."""
     details = usage.get("prompt_tokens_details") or {}
-    cached = details.get("cached_tokens") or 0
+    cached = details.get("cached_tokens")
+    if cached is None:
+        cached = usage.get("prompt_cache_hit_tokens")
+    written = details.get("cache_write_tokens") or 0
+    read = max(0, (cached or 0) - written) if written > 0 else cached or 0
     builder.set_usage(
-        input=(usage.get("prompt_tokens") or 0) - cached,
+        input=max(0, (usage.get("prompt_tokens") or 0) - read - written),
         output=usage.get("completion_tokens") or 0,
-        cache_read=cached,
+        cache_read=read,
+        cache_write=written,
     )
 
 
@@ -156,7 +193,10 @@ async def stream_completions(
         payload = await options.on_payload(payload) or payload
     yield builder.start()
     try:
-        async with open_response(model, "chat/completions", payload, options, {}, parts) as body:
+        headers = affinity_headers(model, options)
+        async with open_response(
+            model, "chat/completions", payload, options, headers, parts
+        ) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
                 for event in blocks.chunk(completion_as_chunk(body)):
                     yield event

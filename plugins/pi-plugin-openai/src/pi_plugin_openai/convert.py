@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
 from functools import partial
 from typing import Any
 
-from pi_core import deep
+from pi_core.deep import dumps as deep_dumps
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -23,17 +25,27 @@ from pi_core.providers import (
     Model,
     PrefixCache,
     StreamOptions,
+    ToolSpec,
     json_bytes,
     transform_messages,
 )
+from pi_plugin_openai.compat import resolve_compat
+from pi_plugin_openai.completions_cache import add_cache_marks
+from pi_plugin_openai.completions_thinking import thinking_fields
 
 
 def compat(model: Model, key: str, default: Any) -> Any:
-    """Return a `compat` flag of the model (pi's camelCase names), or `default`."""
+    """Return a flag of the model's own `compat` (pi's camelCase names), or `default`: no
+    detection (the Responses API detects nothing; Chat Completions uses `resolve_compat`)."""
     return (model.compat or {}).get(key, default)
 
 
-def _user_content(message: UserMessage) -> str | list[dict[str, Any]]:
+def arguments_json(arguments: dict[str, Any]) -> str:
+    """Tool-call arguments as JavaScript's `JSON.stringify` writes them (no spaces)."""
+    return deep_dumps(arguments, separators=(",", ":"), ensure_ascii=False)
+
+
+def _user_content(message: UserMessage) -> str | list[dict[str, Any]] | None:
     if isinstance(message.content, str):
         return message.content
     parts: list[dict[str, Any]] = []
@@ -43,42 +55,66 @@ def _user_content(message: UserMessage) -> str | list[dict[str, Any]]:
         elif isinstance(block, ImageContent):
             url = f"data:{block.mime_type};base64,{block.data}"
             parts.append({"type": "image_url", "image_url": {"url": url}})
-    return parts
+    return parts or None
 
 
-def _assistant(model: Model, message: AssistantMessage) -> dict[str, Any] | None:
-    texts: list[str] = []
-    calls: list[dict[str, Any]] = []
-    as_text = compat(model, "requiresThinkingAsText", False)
-    for block in message.content:
-        if isinstance(block, TextContent) and block.text:
-            texts.append(block.text)
-        elif isinstance(block, ThinkingContent) and as_text and block.thinking:
-            texts.append(f"<thinking>\n{block.thinking}\n</thinking>")
-        elif isinstance(block, ToolCall):
-            calls.append(
-                {
-                    "id": block.id,
-                    "type": "function",
-                    "function": {"name": block.name, "arguments": deep.dumps(block.arguments)},
-                }
-            )
-    if not texts and not calls:
-        return None
-    result: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
+def _assistant(
+    model: Model, flags: dict[str, Any], message: AssistantMessage
+) -> dict[str, Any] | None:
+    result: dict[str, Any] = {
+        "role": "assistant",
+        "content": "" if flags["requiresAssistantAfterToolResult"] else None,
+    }
+    texts = [b.text for b in message.content if isinstance(b, TextContent) and b.text.strip()]
+    text = "".join(texts)
+    thoughts = [b for b in message.content if isinstance(b, ThinkingContent) and b.thinking.strip()]
+    if thoughts and flags["requiresThinkingAsText"]:
+        thinking = "\n\n".join(b.thinking for b in thoughts)
+        parts = [{"type": "text", "text": t} for t in texts]
+        result["content"] = [{"type": "text", "text": thinking}, *parts]
+    else:
+        if text:
+            result["content"] = text
+        signature = thoughts[0].thinking_signature if thoughts else None
+        if signature:  # the field the reasoning came in (`reasoning_content`, …): sent back in it
+            result[signature] = "\n".join(b.thinking for b in thoughts)
+    calls = [b for b in message.content if isinstance(b, ToolCall)]
     if calls:
-        result["tool_calls"] = calls
+        result["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": arguments_json(call.arguments)},
+            }
+            for call in calls
+        ]
+        details = [_detail(call.thought_signature) for call in calls if call.thought_signature]
+        if any(details):
+            result["reasoning_details"] = [detail for detail in details if detail]
+    needs_reasoning = flags["requiresReasoningContentOnAssistantMessages"] and model.reasoning
+    if needs_reasoning and "reasoning_content" not in result:
+        result["reasoning_content"] = ""
+    if not result["content"] and not calls:
+        return None
     return result
 
 
-def _tool_result(model: Model, message: ToolResultMessage) -> dict[str, Any]:
+def _detail(signature: str) -> Any:
+    """An OpenRouter `reasoning_details` entry kept as a tool call's signature, or None."""
+    try:
+        return json.loads(signature)
+    except ValueError:
+        return None
+
+
+def _tool_result(flags: dict[str, Any], message: ToolResultMessage) -> dict[str, Any]:
     text = "\n".join(b.text for b in message.content if isinstance(b, TextContent))
     result: dict[str, Any] = {
         "role": "tool",
+        "content": text or "(see attached image)",
         "tool_call_id": message.tool_call_id,
-        "content": text or ("(error)" if message.is_error else "(no output)"),
     }
-    if compat(model, "requiresToolResultName", False):
+    if flags["requiresToolResultName"] and message.tool_name:
         result["name"] = message.tool_name
     return result
 
@@ -97,18 +133,21 @@ _CONVERTED: MessageCache[tuple[dict[str, Any] | None, bytes]] = MessageCache()
 """Each message's Chat Completions form and its JSON (read-only: request bodies share them)."""
 
 
-def _convert(model: Model, message: Any) -> dict[str, Any] | None:
+def _convert(model: Model, flags: dict[str, Any], message: Any) -> dict[str, Any] | None:
     if isinstance(message, UserMessage):
-        return {"role": "user", "content": _user_content(message)}
+        content = _user_content(message)
+        return None if content is None else {"role": "user", "content": content}
     if isinstance(message, AssistantMessage):
-        return _assistant(model, message)
+        return _assistant(model, flags, message)
     if isinstance(message, ToolResultMessage):
-        return _tool_result(model, message)
+        return _tool_result(flags, message)
     return None
 
 
-def _convert_and_encode(model: Model, message: Any) -> tuple[dict[str, Any] | None, bytes]:
-    converted = _convert(model, message)
+def _convert_and_encode(
+    model: Model, flags: dict[str, Any], message: Any
+) -> tuple[dict[str, Any] | None, bytes]:
+    converted = _convert(model, flags, message)
     return converted, json_bytes(converted) if converted is not None else b""
 
 
@@ -117,6 +156,14 @@ _PREFIXES: PrefixCache[_Converted] = PrefixCache()
 """The previous request's converted messages and their JSON pieces (each message's bytes, with
 commas between), by model and variant."""
 _COMMA = b","
+_MESSAGE_FLAGS = (
+    "requiresThinkingAsText",
+    "requiresToolResultName",
+    "requiresAssistantAfterToolResult",
+    "requiresReasoningContentOnAssistantMessages",
+)
+"""The compat flags that change how a message converts (part of the conversion cache's key)."""
+_BRIDGE = {"role": "assistant", "content": "I have processed the tool results."}
 
 
 def build_messages(
@@ -124,28 +171,34 @@ def build_messages(
 ) -> list[dict[str, Any]]:
     """Convert the system prompt and messages to Chat Completions messages; `parts` (if given)
     gets the list's JSON, made mostly of the previous request's."""
-    variant = (
-        compat(model, "requiresThinkingAsText", False),
-        compat(model, "requiresToolResultName", False),
-    )
+    flags = resolve_compat(model)
+    variant = (*(flags[name] for name in _MESSAGE_FLAGS), model.reasoning)
     transformed = transform_messages(context.messages, model, normalize_tool_call_id)
     key = (model.provider, model.api, model.id, variant)
-    start, saved = _PREFIXES.resume(key, transformed)
+    bridged = flags["requiresAssistantAfterToolResult"]
+    start, saved = (0, None) if bridged else _PREFIXES.resume(key, transformed)
     converted_all = list(saved[0]) if saved is not None else []
     pieces = list(saved[1]) if saved is not None else []
-    get, convert = _CONVERTED.get, partial(_convert_and_encode, model)
+    get, convert = _CONVERTED.get, partial(_convert_and_encode, model, flags)
+    after_tool = False
     for message in transformed[start:]:
         converted, encoded = get(message, variant, convert)
-        if converted is not None:
-            converted_all.append(converted)
-            if pieces:
-                pieces.append(_COMMA)
-            pieces.append(encoded)
+        if converted is None:
+            continue
+        if bridged and after_tool and converted["role"] == "user":
+            # some providers take no user message right after tool results
+            converted_all.append(_BRIDGE)
+            pieces += [_COMMA, json_bytes(_BRIDGE)]
+        after_tool = converted["role"] == "tool"
+        converted_all.append(converted)
+        if pieces:
+            pieces.append(_COMMA)
+        pieces.append(encoded)
     _PREFIXES.save(key, transformed, (converted_all, pieces))
     messages: list[dict[str, Any]] = []
     head = [b"["]
     if context.system_prompt:
-        developer = model.reasoning and compat(model, "supportsDeveloperRole", True)
+        developer = model.reasoning and flags["supportsDeveloperRole"]
         system = {"role": "developer" if developer else "system", "content": context.system_prompt}
         messages.append(system)
         head.append(json_bytes(system))
@@ -163,32 +216,87 @@ def build_payload(
     options: StreamOptions,
     parts: EncodedParts | None = None,
 ) -> dict[str, Any]:
-    """Return the request body: model, messages, tools, token limit, usage and reasoning options
-    (`parts` as for `build_messages`)."""
-    payload: dict[str, Any] = {
-        "model": model.id,
-        "messages": build_messages(model, context, parts),
-        "stream": True,
-    }
-    if compat(model, "supportsUsageInStreaming", True):
+    """Return the request body as pi builds it for the model's compat flags: model, messages,
+    tools, token limit, usage, store, caching and thinking fields (`parts` as for
+    `build_messages`)."""
+    flags = resolve_compat(model)
+    messages = build_messages(model, context, parts)
+    retention = cache_retention()
+    long_cache = retention == "long" and flags["supportsLongCacheRetention"]
+    payload: dict[str, Any] = {"model": model.id, "messages": messages, "stream": True}
+    if ("api.openai.com" in model.base_url or long_cache) and options.session_id:
+        payload["prompt_cache_key"] = options.session_id
+    if long_cache:
+        payload["prompt_cache_retention"] = "24h"
+    if flags["supportsUsageInStreaming"] is not False:
         payload["stream_options"] = {"include_usage": True}
-    if context.tools:
-        payload["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                },
-            }
-            for tool in context.tools
-        ]
-    if options.max_tokens:
-        field = compat(model, "maxTokensField", "max_completion_tokens")
-        payload[field] = options.max_tokens
+    if flags["supportsStore"]:
+        payload["store"] = False
+    max_tokens = options.max_tokens or max(0, min(model.max_tokens, 32_000))
+    if max_tokens:
+        field = "max_tokens" if flags["maxTokensField"] == "max_tokens" else "max_completion_tokens"
+        payload[field] = max_tokens
     if options.temperature is not None:
         payload["temperature"] = options.temperature
-    if options.reasoning and model.reasoning and compat(model, "supportsReasoningEffort", True):
-        payload["reasoning_effort"] = "high" if options.reasoning == "xhigh" else options.reasoning
+    if context.tools:
+        payload["tools"] = [_tool(tool, flags) for tool in context.tools]
+        if flags["zaiToolStream"]:
+            payload["tool_stream"] = True
+    elif _has_tool_history(context):
+        payload["tools"] = []  # proxies to Anthropic want `tools` when the history has tool calls
+    if flags["cacheControlFormat"] == "anthropic":
+        mark = {"type": "ephemeral", **({"ttl": "1h"} if long_cache else {})}
+        payload["messages"] = add_cache_marks(messages, payload.get("tools"), mark)
+    payload.update(thinking_fields(model, flags, _level(model, options.reasoning)))
+    routing = (model.compat or {}).get("openRouterRouting")
+    if "openrouter.ai" in model.base_url and routing:
+        payload["provider"] = routing
+    gateway = {k: v for k, v in (flags["vercelGatewayRouting"] or {}).items() if k in _GATEWAY}
+    if "ai-gateway.vercel.sh" in model.base_url and gateway:
+        payload["providerOptions"] = {"gateway": gateway}
     return payload
+
+
+_GATEWAY = ("only", "order")
+
+
+def _tool(tool: ToolSpec, flags: dict[str, Any]) -> dict[str, Any]:
+    function: dict[str, Any] = {
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+    }
+    if flags["supportsStrictMode"] is not False:
+        function["strict"] = False
+    return {"type": "function", "function": function}
+
+
+def _has_tool_history(context: LLMContext) -> bool:
+    return any(
+        isinstance(message, ToolResultMessage)
+        or (
+            isinstance(message, AssistantMessage)
+            and any(isinstance(block, ToolCall) for block in message.content)
+        )
+        for message in context.messages
+    )
+
+
+def _level(model: Model, level: str | None) -> str | None:
+    """`xhigh` only where the model's level map offers it, else `high` (as pi clamps it)."""
+    if level == "xhigh" and (model.thinking_level_map or {}).get("xhigh") is None:
+        return "high"
+    return level
+
+
+def affinity_headers(model: Model, options: StreamOptions) -> dict[str, str]:
+    """The session headers pi sends where `sendSessionAffinityHeaders` is on."""
+    session = options.session_id
+    if not session or not resolve_compat(model)["sendSessionAffinityHeaders"]:
+        return {}
+    return {"session_id": session, "x-client-request-id": session, "x-session-affinity": session}
+
+
+def cache_retention() -> str:
+    """`PI_CACHE_RETENTION=long` asks for long-lived prompt caches, as in pi; else short."""
+    return "long" if os.environ.get("PI_CACHE_RETENTION") == "long" else "short"

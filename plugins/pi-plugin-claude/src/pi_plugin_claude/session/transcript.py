@@ -16,7 +16,7 @@ from pi_core.messages import (
     ToolResultMessage,
     UserMessage,
 )
-from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
+from pi_core.tools import SESSION_FILE_MODE, make_private_dir
 from pi_plugin_claude.protocol.messages import (
     anthropic_message,
     content_block,
