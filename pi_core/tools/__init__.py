@@ -5,10 +5,12 @@ models of pi's seven built-in tools live here too because the typed tool-call ev
 (`pi_core.events.BashToolCallEvent`, ...) carry them; the tools themselves ship in
 pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through
 symlinks, never half-written); `expand_path` and `resolve_to_cwd` read a path the way the
-built-in tools do (a leading `@` dropped, `~` expanded).
+built-in tools do (a leading `@` dropped, `~` expanded); `image_auto_resize` reads the
+`images.autoResize` setting.
 """
 
 from pi_core.fileio import atomic_write, write_target
+from pi_core.tools.image_settings import image_auto_resize
 from pi_core.tools.inputs import (
     BashToolDetails,
     BashToolInput,
@@ -61,6 +63,7 @@ __all__ = [
     "atomic_write",
     "define_tool",
     "expand_path",
+    "image_auto_resize",
     "resolve_to_cwd",
     "tool_parameters_schema",
     "write_target",

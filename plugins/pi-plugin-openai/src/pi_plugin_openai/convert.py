@@ -23,9 +23,11 @@ from pi_core.providers import (
     Model,
     PrefixCache,
     StreamOptions,
+    clamp_thinking_level,
     json_bytes,
     transform_messages,
 )
+from pi_plugin_openai.completions_images import tool_images_message, tool_result_images
 
 
 def compat(model: Model, key: str, default: Any) -> Any:
@@ -134,13 +136,25 @@ def build_messages(
     converted_all = list(saved[0]) if saved is not None else []
     pieces = list(saved[1]) if saved is not None else []
     get, convert = _CONVERTED.get, partial(_convert_and_encode, model)
+
+    def add(converted: dict[str, Any], encoded: bytes) -> None:
+        converted_all.append(converted)
+        if pieces:
+            pieces.append(_COMMA)
+        pieces.append(encoded)
+
+    images: list[dict[str, Any]] = []  # of the current run of tool results
     for message in transformed[start:]:
+        if images and not isinstance(message, ToolResultMessage):
+            add(extra := tool_images_message(images), json_bytes(extra))
+            images = []
         converted, encoded = get(message, variant, convert)
         if converted is not None:
-            converted_all.append(converted)
-            if pieces:
-                pieces.append(_COMMA)
-            pieces.append(encoded)
+            add(converted, encoded)
+        if isinstance(message, ToolResultMessage):
+            images += tool_result_images(model, message)
+    if images:
+        add(extra := tool_images_message(images), json_bytes(extra))
     _PREFIXES.save(key, transformed, (converted_all, pieces))
     messages: list[dict[str, Any]] = []
     head = [b"["]
@@ -190,5 +204,7 @@ def build_payload(
     if options.temperature is not None:
         payload["temperature"] = options.temperature
     if options.reasoning and model.reasoning and compat(model, "supportsReasoningEffort", True):
-        payload["reasoning_effort"] = "high" if options.reasoning == "xhigh" else options.reasoning
+        level = clamp_thinking_level(model, options.reasoning)  # pi: the model's own name for it
+        if level != "off":
+            payload["reasoning_effort"] = (model.thinking_level_map or {}).get(level) or level
     return payload
