@@ -33,23 +33,51 @@ class Scenario:
 _IMAGE_MODEL = {"id": "vision", "input": ["text", "image"], "reasoning": False}
 SCENARIOS = [
     Scenario("image-resize", "openai-completions", _IMAGE_MODEL, kind="image"),
-    Scenario("image-blocked", "openai-completions", _IMAGE_MODEL,
-             {"images": {"blockImages": True}}, kind="image"),  # fmt: skip
-    Scenario("image-no-resize", "openai-completions", _IMAGE_MODEL,
-             {"images": {"autoResize": False}}, kind="image"),  # fmt: skip
+    Scenario(
+        "image-blocked",
+        "openai-completions",
+        _IMAGE_MODEL,
+        {"images": {"blockImages": True}},
+        kind="image",
+    ),
+    Scenario(
+        "image-no-resize",
+        "openai-completions",
+        _IMAGE_MODEL,
+        {"images": {"autoResize": False}},
+        kind="image",
+    ),
     Scenario("completions-plain", "openai-completions", {"id": "thinker", "reasoning": True}),
-    Scenario("completions-map", "openai-completions",
-             {"id": "mapped", "reasoning": True,
-              "thinkingLevelMap": {"minimal": None, "low": "lite", "xhigh": "max"}}),  # fmt: skip
+    Scenario(
+        "completions-map",
+        "openai-completions",
+        {
+            "id": "mapped",
+            "reasoning": True,
+            "thinkingLevelMap": {"minimal": None, "low": "lite", "xhigh": "max"},
+        },
+    ),
     Scenario("responses-plain", "openai-responses", {"id": "gpt-5.2", "reasoning": True}),
-    Scenario("responses-map", "openai-responses",
-             {"id": "gpt-5.4", "reasoning": True,
-              "thinkingLevelMap": {"off": None, "xhigh": "xhigh"}}),  # fmt: skip
-    Scenario("anthropic-budget", "anthropic-messages",
-             {"id": "claude-sonnet-4-5", "reasoning": True, "maxTokens": 64000}),  # fmt: skip
-    Scenario("anthropic-adaptive", "anthropic-messages",
-             {"id": "claude-opus-4-6", "reasoning": True, "maxTokens": 128000,
-              "thinkingLevelMap": {"xhigh": "max"}}),  # fmt: skip
+    Scenario(
+        "responses-map",
+        "openai-responses",
+        {"id": "gpt-5.4", "reasoning": True, "thinkingLevelMap": {"off": None, "xhigh": "xhigh"}},
+    ),
+    Scenario(
+        "anthropic-budget",
+        "anthropic-messages",
+        {"id": "claude-sonnet-4-5", "reasoning": True, "maxTokens": 64000},
+    ),
+    Scenario(
+        "anthropic-adaptive",
+        "anthropic-messages",
+        {
+            "id": "claude-opus-4-6",
+            "reasoning": True,
+            "maxTokens": 128000,
+            "thinkingLevelMap": {"xhigh": "max"},
+        },
+    ),
 ]
 BY_NAME = {scenario.name: scenario for scenario in SCENARIOS}
 
@@ -81,8 +109,12 @@ def _models_json(scenario: Scenario, base_url: str) -> dict[str, Any]:
     model = {"name": scenario.model["id"], "contextWindow": 128000, "maxTokens": 16384}
     return {
         "providers": {
-            "fake": {"baseUrl": base_url, "api": scenario.api, "apiKey": "test-key",
-                     "models": [{**model, **scenario.model}]}  # fmt: skip
+            "fake": {
+                "baseUrl": base_url,
+                "api": scenario.api,
+                "apiKey": "test-key",
+                "models": [{**model, **scenario.model}],
+            }
         }
     }
 
