@@ -7,6 +7,7 @@ import base64
 import io
 import json
 import os
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,9 @@ class Scenario:
     api: str
     model: dict[str, Any]
     settings: dict[str, Any] = field(default_factory=dict)
-    kind: str = "levels"  # "levels": cycle, set and prompt at each level; "image": read a PNG
+    kind: str = "levels"
+    """"levels": cycle, set and prompt at each level; "image": read a PNG; "attach": `@big.png`
+    on the command line (print mode)."""
 
 
 _IMAGE_MODEL = {"id": "vision", "input": ["text", "image"], "reasoning": False}
@@ -47,6 +50,7 @@ SCENARIOS = [
         {"images": {"autoResize": False}},
         kind="image",
     ),
+    Scenario("attach-resize", "openai-completions", _IMAGE_MODEL, kind="attach"),
     Scenario("completions-plain", "openai-completions", {"id": "thinker", "reasoning": True}),
     Scenario(
         "completions-map",
@@ -125,6 +129,8 @@ def _error() -> FakeResponse:
 
 
 def _steps(scenario: Scenario) -> tuple[list[Step], list[FakeResponse]]:
+    if scenario.kind == "attach":
+        return [], []
     prompt = {"type": "prompt", "message": "Look at big.png"}
     if scenario.kind == "image":
         answers = [chat_stream(tool_calls=[("read", {"path": "big.png"})]), chat_stream("ok")]
@@ -148,13 +154,19 @@ def run(pi: str, scenario: Scenario, root: Path) -> dict[str, Any]:
         (agent / "models.json").write_text(json.dumps(_models_json(scenario, server.base_url)))
         (agent / "settings.json").write_text(json.dumps(scenario.settings))
         steps, answers = _steps(scenario)
-        server.queue(*answers)
         env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(agent)}
         model = f"fake/{scenario.model['id']}"
         argv = [pi, "--mode", "rpc", "--no-session", "--model", model]
-        process = RpcProcess(argv, cwd, env)
-        records = process.run(steps)
-        stderr = process.close()
+        if scenario.kind == "attach":
+            argv = [pi, "-p", "--no-session", "--model", model, "@big.png", "What is it?"]
+            server.queue(chat_stream("ok"))
+            done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, timeout=60)
+            records, stderr = [], done.stderr.decode()
+        else:
+            server.queue(*answers)
+            process = RpcProcess(argv, cwd, env)
+            records = process.run(steps)
+            stderr = process.close()
         bodies = [request.json() for request in server.requests]
     answers_seen = [
         {"command": r["command"], "data": r.get("data")}
@@ -198,3 +210,8 @@ def after_first_user(body: dict[str, Any]) -> list[dict[str, Any]]:
         message = {k: v for k, v in message.items() if k not in ("tool_call_id", "tool_calls")}
         out.append(message)
     return out
+
+
+def prompt_content(body: dict[str, Any]) -> Any:
+    """The content of the first user message (the prompt with its attachments)."""
+    return next(m for m in body["messages"] if m["role"] == "user")["content"]

@@ -14,6 +14,7 @@ from tests.images_thinking_vs_pi.scenarios import (
     BY_NAME,
     FIXTURES,
     after_first_user,
+    prompt_content,
     run,
     thinking_fields,
 )
@@ -58,6 +59,15 @@ def test_blocked_images_become_pis_note_and_no_image_is_sent(tmp_path: Path) -> 
     assert after_first_user(ours["bodies"][1])[-1]["content"].endswith(
         "\nImage reading is disabled."
     )
+
+
+def test_an_attached_image_is_shrunk_with_pis_note_in_the_prompt(tmp_path: Path) -> None:
+    ours, pis = _both("attach-resize", tmp_path)
+    content = prompt_content(ours["bodies"][0])
+    theirs = prompt_content(pis["bodies"][0])
+    assert [part["type"] for part in content] == [part["type"] for part in theirs]
+    assert content[0]["text"].replace(str(tmp_path), "<tmp>") == theirs[0]["text"]
+    assert content[1] == theirs[1] == {"type": "image_url", "image_url": "image/png 2000x1000"}
 
 
 @pytest.mark.parametrize("name", LEVEL_SCENARIOS)

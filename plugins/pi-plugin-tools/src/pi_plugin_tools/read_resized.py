@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pi_core.messages import ImageContent, TextContent, UserContent
-from pi_core.tools import ToolResult
-from pi_plugin_tools.image_resize import dimension_note, resize_image
+from pi_core.tools import ToolResult, dimension_note, resize_image
 
 NON_VISION_NOTE = (
     "[Current model does not support images. The image will be omitted from this request.]"

@@ -6,8 +6,8 @@ import base64
 import io
 from dataclasses import dataclass
 
-from pi_plugin_tools.images import MAX_INLINE_IMAGE_BASE64_BYTES
-
+MAX_INLINE_IMAGE_BASE64_BYTES = int(4.5 * 1024 * 1024)
+"""pi's limit for an image sent inline (base64), below Anthropic's 5 MB."""
 MAX_SIDE = 2000
 JPEG_QUALITIES = (80, 85, 70, 55, 40)
 
