@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -91,10 +92,14 @@ class _Binary:
 
 
 def _load(
-    path: str, start: int, end: int | None, signal: AbortSignal | None, whole_images: bool = False
+    path: str,
+    start: int,
+    end: int | None,
+    signal: AbortSignal | None,
+    whole_images: Callable[[], bool] = lambda: False,
 ) -> _Image | _Text | _Binary:
     """Read what the tool needs of the file, in memory bounded by the output limits (an image
-    over the inline limit only with `whole_images`, to be resized)."""
+    over the inline limit only if `whole_images()`, to be resized)."""
     if os.path.isdir(path):
         raise _open_error(path, IsADirectoryError())
     try:
@@ -104,7 +109,7 @@ def _load(
             if mime_type is not None:
                 size = os.fstat(handle.fileno()).st_size
                 too_large = 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES
-                if too_large and not whole_images:
+                if too_large and not whole_images():
                     return _Image(mime_type, None)
                 return _Image(mime_type, head + handle.read())
             if looks_binary(head):
@@ -220,11 +225,11 @@ class ReadTool(Tool[ReadToolInput]):
         check_aborted(signal)
         path = resolve_read_path(params.path, ctx.cwd)
         start, end = _selection(params.offset, params.limit)
-        resize = image_auto_resize(ctx.cwd)
+        resize = functools.cache(functools.partial(image_auto_resize, ctx.cwd))  # images only
         load = asyncio.to_thread(_load, path, start, end, signal, resize)
         loaded = await abortable(load, signal)
         if isinstance(loaded, _Image):
-            if resize and loaded.data is not None:
+            if loaded.data is not None and resize():
                 data, mime, blind = loaded.data, loaded.mime_type, _model_lacks_vision(ctx)
                 return await asyncio.to_thread(resized_image_result, data, mime, blind)
             return image_result(loaded.data, loaded.mime_type, ctx)
