@@ -27,6 +27,7 @@ from pi_core.ai.model import (
     ThinkingLevel,
 )
 from pi_core.ai.protocol import LLMContext, StreamFunction, StreamOptions, ToolSpec
+from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.ai.transform import NormalizeToolCallId, same_model, transform_messages
 from pi_core.messages.llm import LLMMessage
 from pi_core.messages.stream import (
@@ -78,6 +79,7 @@ __all__ = [
     "ToolCallEnd",
     "ToolCallStart",
     "ToolSpec",
+    "clamp_thinking_level",
     "classify_error",
     "encode_body",
     "is_context_overflow",
@@ -85,6 +87,7 @@ __all__ = [
     "json_text",
     "parse_tool_arguments",
     "same_model",
+    "supported_thinking_levels",
     "transform_messages",
     "with_retry_after",
 ]

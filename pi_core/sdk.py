@@ -15,7 +15,9 @@ from pi_core.ai.auth import AuthStorage
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.ai.protocol import StreamOptions
+from pi_core.ai.thinking_levels import clamp_thinking_level
 from pi_core.config.paths import agent_dir as default_agent_dir
+from pi_core.messages.block_images import blocking_images
 from pi_core.messages.convert import convert_to_llm
 from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import LoadOptions, PluginManager
@@ -87,7 +89,9 @@ async def create_agent_session(
 
     chosen, level, fallback = _choose_model(model, registry, session_manager, settings)
     if thinking_level is not None:
-        level = thinking_level if chosen is None or chosen.reasoning else "off"
+        level = thinking_level
+    if chosen is not None:
+        level = clamp_thinking_level(chosen, level)  # pi: to what the model accepts
     if api_key and chosen is not None:
         auth.set_runtime_key(chosen.provider, api_key)
 
@@ -104,7 +108,7 @@ async def create_agent_session(
     agent = Agent(
         AgentOptions(
             stream_for=registry.stream_for,
-            convert_to_llm=convert_to_llm,
+            convert_to_llm=blocking_images(convert_to_llm, settings.get_block_images),
             transform_context=hooks.transform_context,
             get_api_key=get_api_key,
             request_headers=registry.request_headers,

@@ -29,6 +29,7 @@ from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
+from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.events.agent import (
     AgentEndEvent,
     MessageEndEvent,
@@ -460,15 +461,19 @@ class AgentSession:
         return self.thinking_level
 
     def available_thinking_levels(self) -> list[str]:
-        """Return the levels the current model supports ("off" only without reasoning)."""
-        if self.model is not None and not self.model.reasoning:
-            return ["off"]
-        return list(THINKING_LEVELS)
+        """Return the levels the current model supports (its `thinkingLevelMap`; "off" only
+        without reasoning)."""
+        if self.model is None:
+            return list(THINKING_LEVELS)
+        return supported_thinking_levels(self.model)
 
     def set_thinking_level(self, level: str) -> None:
         """Set the thinking level (clamped to the model); recorded when it changes."""
         levels = self.available_thinking_levels()
-        effective = level if level in levels else levels[-1]
+        if level in levels:
+            effective = level
+        else:
+            effective = clamp_thinking_level(self.model, level) if self.model else "off"
         previous = self.agent.state.thinking_level
         self.agent.state.thinking_level = effective
         if effective == previous:

@@ -7,6 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pi_core.messages.content import ImageContent
+from pi_core.tools.image_resize import dimension_note, resize_image
+from pi_core.tools.image_settings import image_auto_resize
+
+IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]"
 
 _IMAGE_TYPES = {
     b"\x89PNG\r\n\x1a\n": "image/png",
@@ -38,8 +42,24 @@ def image_type(head: bytes) -> str | None:
     return None
 
 
-def process_file_arguments(paths: list[str], cwd: Path) -> FileArguments:
-    """Read each `@file` (as pi does): `<file name="…">` blocks for text, attachments for images."""
+def _attach(result: FileArguments, data: bytes, mime: str, path: Path, resize: bool) -> str:
+    """Attach an image (shrunk to pi's limits with `resize`); return its `<file>` block, which
+    carries pi's note on the original size, or says the image was left out."""
+    if not resize:
+        result.images.append(ImageContent(data=base64.b64encode(data).decode(), mime_type=mime))
+        return f'<file name="{path}"></file>\n'
+    resized = resize_image(data, mime)
+    if resized is None:
+        return f'<file name="{path}">{IMAGE_OMITTED}</file>\n'
+    result.images.append(ImageContent(data=resized.data, mime_type=resized.mime_type))
+    return f'<file name="{path}">{dimension_note(resized) or ""}</file>\n'
+
+
+def process_file_arguments(
+    paths: list[str], cwd: Path, auto_resize: bool | None = None
+) -> FileArguments:
+    """Read each `@file` (as pi does): `<file name="…">` blocks for text, attachments for images
+    (resized per `images.autoResize` when `auto_resize` is None)."""
     result = FileArguments()
     for raw in paths:
         path = (cwd / Path(raw).expanduser()).resolve()
@@ -53,8 +73,9 @@ def process_file_arguments(paths: list[str], cwd: Path) -> FileArguments:
             continue
         mime = image_type(data[:16])
         if mime is not None:
-            result.images.append(ImageContent(data=base64.b64encode(data).decode(), mime_type=mime))
-            result.text += f'<file name="{path}"></file>\n'
+            if auto_resize is None:
+                auto_resize = image_auto_resize(str(cwd))
+            result.text += _attach(result, data, mime, path, auto_resize)
             continue
         try:
             content = data.decode("utf-8")

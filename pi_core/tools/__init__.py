@@ -6,11 +6,20 @@ models of pi's seven built-in tools live here too because the typed tool-call ev
 pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through
 symlinks, never half-written); `expand_path` and `resolve_to_cwd` read a path the way the
 built-in tools do (a leading `@` dropped, `~` expanded); `make_private_dir` and
-`SESSION_FILE_MODE` create folders and files owner-only, as session files are.
+`SESSION_FILE_MODE` create folders and files owner-only, as session files are;
+`image_auto_resize` reads the `images.autoResize` setting and `resize_image` shrinks an image to
+pi's inline limits.
 """
 
 from pi_core.fileio import atomic_write, write_target
 from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
+from pi_core.tools.image_resize import (
+    MAX_INLINE_IMAGE_BASE64_BYTES,
+    ResizedImage,
+    dimension_note,
+    resize_image,
+)
+from pi_core.tools.image_settings import image_auto_resize
 from pi_core.tools.inputs import (
     BashToolDetails,
     BashToolInput,
@@ -40,6 +49,7 @@ from pi_core.tools.tool import (
 )
 
 __all__ = [
+    "MAX_INLINE_IMAGE_BASE64_BYTES",
     "SESSION_FILE_MODE",
     "BashToolDetails",
     "BashToolInput",
@@ -55,6 +65,7 @@ __all__ = [
     "LsToolInput",
     "ReadToolDetails",
     "ReadToolInput",
+    "ResizedImage",
     "Tool",
     "ToolArgumentsError",
     "ToolResult",
@@ -63,8 +74,11 @@ __all__ = [
     "WriteToolInput",
     "atomic_write",
     "define_tool",
+    "dimension_note",
     "expand_path",
+    "image_auto_resize",
     "make_private_dir",
+    "resize_image",
     "resolve_to_cwd",
     "tool_parameters_schema",
     "write_target",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import struct
 import zlib
 from pathlib import Path
@@ -149,16 +150,31 @@ async def test_image_is_sent_as_an_attachment(run, cwd: Path) -> None:
     assert base64.b64decode(image.data) == png
 
 
+def _encoded(kind: str) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 4), (10, 200, 30)).save(buffer, format=kind)
+    return buffer.getvalue()
+
+
 async def test_other_image_formats_are_recognized(run, cwd: Path) -> None:
-    samples = {
-        "a.jpg": (b"\xff\xd8\xff\xe0" + b"\x00" * 20, "image/jpeg"),
-        "a.gif": (b"GIF89a" + b"\x00" * 20, "image/gif"),
-        "a.webp": (b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 20, "image/webp"),
-    }
-    for name, (data, mime) in samples.items():
-        (cwd / name).write_bytes(data)
+    samples = {"a.jpg": ("JPEG", "image/jpeg"), "a.gif": ("GIF", "image/gif"),
+               "a.webp": ("WEBP", "image/webp")}  # fmt: skip
+    for name, (kind, mime) in samples.items():
+        (cwd / name).write_bytes(_encoded(kind))
         outcome = await run("read", {"path": name})
         assert outcome.result.content[1].mime_type == mime
+
+
+async def test_an_image_that_does_not_decode_is_left_out_as_pi_does(run, cwd: Path) -> None:
+    (cwd / "a.gif").write_bytes(b"GIF89a" + b"\x00" * 20)
+    outcome = await run("read", {"path": "a.gif"})
+    assert [block.type for block in outcome.result.content] == ["text"]
+    assert outcome.result.content[0].text == (
+        "Read image file [image/gif]\n"
+        "[Image omitted: could not be resized below the inline image size limit.]"
+    )
 
 
 def test_image_note_for_models_without_vision() -> None:

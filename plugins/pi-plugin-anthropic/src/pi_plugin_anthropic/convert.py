@@ -34,13 +34,19 @@ MIN_OUTPUT_TOKENS = 1024
 CACHE = {"type": "ephemeral"}
 
 
+def _effort(model: Model, level: str) -> str:
+    """The adaptive effort for a level: the model's `thinkingLevelMap` name, else pi's default."""
+    mapped = (model.thinking_level_map or {}).get(level)
+    return mapped if isinstance(mapped, str) else EFFORTS.get(level, "high")
+
+
 def _thinking(model: Model, options: StreamOptions, max_tokens: int) -> dict[str, Any]:
     """Adaptive thinking with an effort on 4.6+ models, a token budget on older ones (as pi)."""
     level = options.reasoning or "medium"
     if any(marker in model.id for marker in ADAPTIVE_MODELS):
         return {
             "thinking": {"type": "adaptive", "display": "summarized"},
-            "output_config": {"effort": EFFORTS.get(level, "high")},
+            "output_config": {"effort": _effort(model, level)},
         }
     budgets = {**THINKING_BUDGETS, **(options.thinking_budgets or {})}
     budget = budgets.get("high" if level == "xhigh" else level, THINKING_BUDGETS["medium"])

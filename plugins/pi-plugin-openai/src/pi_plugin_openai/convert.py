@@ -26,18 +26,21 @@ from pi_core.providers import (
     PrefixCache,
     StreamOptions,
     ToolSpec,
+    clamp_thinking_level,
     json_bytes,
     transform_messages,
 )
 from pi_plugin_openai.compat import resolve_compat
 from pi_plugin_openai.completions_cache import add_cache_marks
+from pi_plugin_openai.completions_images import tool_images_message, tool_result_images
 from pi_plugin_openai.completions_thinking import thinking_fields
 
 
-def compat(model: Model, key: str, default: Any) -> Any:
-    """Return a flag of the model's own `compat` (pi's camelCase names), or `default`: no
-    detection (the Responses API detects nothing; Chat Completions uses `resolve_compat`)."""
-    return (model.compat or {}).get(key, default)
+def compat(model: Model, key: str, default: Any = None) -> Any:
+    """Return a resolved compat flag of the model (pi's camelCase names: detected from the
+    provider, or the model's `compat`); `default` only for names that are not pi's flags."""
+    flags = resolve_compat(model)
+    return flags[key] if key in flags else (model.compat or {}).get(key, default)
 
 
 def arguments_json(arguments: dict[str, Any]) -> str:
@@ -181,19 +184,31 @@ def build_messages(
     pieces = list(saved[1]) if saved is not None else []
     get, convert = _CONVERTED.get, partial(_convert_and_encode, model, flags)
     after_tool = False
-    for message in transformed[start:]:
-        converted, encoded = get(message, variant, convert)
-        if converted is None:
-            continue
+
+    def add(converted: dict[str, Any], encoded: bytes) -> None:
+        nonlocal after_tool
         if bridged and after_tool and converted["role"] == "user":
             # some providers take no user message right after tool results
             converted_all.append(_BRIDGE)
-            pieces += [_COMMA, json_bytes(_BRIDGE)]
+            pieces.extend([_COMMA, json_bytes(_BRIDGE)])
         after_tool = converted["role"] == "tool"
         converted_all.append(converted)
         if pieces:
             pieces.append(_COMMA)
         pieces.append(encoded)
+
+    images: list[dict[str, Any]] = []  # of the current run of tool results
+    for message in transformed[start:]:
+        if images and not isinstance(message, ToolResultMessage):
+            add(extra := tool_images_message(images), json_bytes(extra))
+            images = []
+        converted, encoded = get(message, variant, convert)
+        if converted is not None:
+            add(converted, encoded)
+        if isinstance(message, ToolResultMessage):
+            images += tool_result_images(model, message)
+    if images:
+        add(extra := tool_images_message(images), json_bytes(extra))
     _PREFIXES.save(key, transformed, (converted_all, pieces))
     messages: list[dict[str, Any]] = []
     head = [b"["]
@@ -283,16 +298,17 @@ def _has_tool_history(context: LLMContext) -> bool:
 
 
 def _level(model: Model, level: str | None) -> str | None:
-    """`xhigh` only where the model's level map offers it, else `high` (as pi clamps it)."""
-    if level == "xhigh" and (model.thinking_level_map or {}).get("xhigh") is None:
-        return "high"
-    return level
+    """The level clamped to those the model offers, as pi clamps it (None: off)."""
+    if level is None:
+        return None
+    clamped = clamp_thinking_level(model, level)
+    return None if clamped == "off" else clamped
 
 
 def affinity_headers(model: Model, options: StreamOptions) -> dict[str, str]:
     """The session headers pi sends where `sendSessionAffinityHeaders` is on."""
     session = options.session_id
-    if not session or not resolve_compat(model)["sendSessionAffinityHeaders"]:
+    if not session or not compat(model, "sendSessionAffinityHeaders"):
         return {}
     return {"session_id": session, "x-client-request-id": session, "x-session-affinity": session}
 

@@ -16,20 +16,18 @@ from pi_core.messages import (
     UserMessage,
 )
 from pi_core.providers import (
-    THINKING_LEVELS,
     EncodedParts,
     LLMContext,
     Model,
     PrefixCache,
     StreamOptions,
     ToolSpec,
+    clamp_thinking_level,
     json_bytes,
     json_text,
 )
 from pi_plugin_openai.convert import compat
 from pi_plugin_openai.history import prepare_messages, short_hash
-
-_LEVELS: tuple[str, ...] = THINKING_LEVELS
 
 
 def text_signature(item_id: str, phase: str | None) -> str:
@@ -190,28 +188,11 @@ def build_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
     ]
 
 
-def _available_levels(model: Model) -> list[str]:
-    levels = model.thinking_level_map or {}
-    available = []
-    for level in _LEVELS:
-        if level in levels and levels[level] is None:
-            continue
-        if level == "xhigh" and level not in levels:
-            continue
-        available.append(level)
-    return available
-
-
 def reasoning_effort(model: Model, level: str | None) -> str | None:
     """Return the `reasoning.effort` for a thinking level, clamped to what the model supports."""
     if not level or level == "off" or not model.reasoning:
         return None
-    available = _available_levels(model)
-    if level not in available:
-        wanted = _LEVELS.index(level) if level in _LEVELS else 0
-        higher = [x for x in _LEVELS[wanted:] if x in available]
-        lower = [x for x in reversed(_LEVELS[:wanted]) if x in available]
-        level = (higher or lower or ["off"])[0]
+    level = clamp_thinking_level(model, level)
     if level == "off":
         return None
     mapped = (model.thinking_level_map or {}).get(level)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pi_core.tools import MAX_INLINE_IMAGE_BASE64_BYTES
+
 SNIFF_BYTES = 4100
 """How much of a file pi reads to recognize its type."""
 
-MAX_INLINE_IMAGE_BASE64_BYTES = int(4.5 * 1024 * 1024)
-"""pi's limit for an image sent inline (base64), below Anthropic's 5 MB."""
+__all__ = ["MAX_INLINE_IMAGE_BASE64_BYTES", "SNIFF_BYTES", "detect_image_mime_type"]
 
 
 def detect_image_mime_type(head: bytes) -> str | None:

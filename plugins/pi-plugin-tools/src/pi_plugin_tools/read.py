@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 from pi_core import hookimpl
 from pi_core.messages import ImageContent, TextContent, UserContent
-from pi_core.tools import ReadToolDetails, ReadToolInput, Tool, ToolResult, ToolUpdateCallback
+from pi_core.tools import (
+    ReadToolDetails,
+    ReadToolInput,
+    Tool,
+    ToolResult,
+    ToolUpdateCallback,
+    image_auto_resize,
+)
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.images import (
     MAX_INLINE_IMAGE_BASE64_BYTES,
@@ -19,6 +27,11 @@ from pi_plugin_tools.images import (
     detect_image_mime_type,
 )
 from pi_plugin_tools.paths import resolve_read_path
+from pi_plugin_tools.read_resized import (
+    IMAGE_TOO_LARGE_NOTE,
+    NON_VISION_NOTE,
+    resized_image_result,
+)
 from pi_plugin_tools.render import (
     arg,
     as_details,
@@ -51,11 +64,6 @@ DESCRIPTION = (
     "until complete."
 )
 
-NON_VISION_NOTE = (
-    "[Current model does not support images. The image will be omitted from this request.]"
-)
-IMAGE_TOO_LARGE_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
-
 
 def _open_error(path: str, error: OSError) -> Exception:
     if isinstance(error, FileNotFoundError):
@@ -84,9 +92,14 @@ class _Binary:
 
 
 def _load(
-    path: str, start: int, end: int | None, signal: AbortSignal | None
+    path: str,
+    start: int,
+    end: int | None,
+    signal: AbortSignal | None,
+    whole_images: Callable[[], bool] = lambda: False,
 ) -> _Image | _Text | _Binary:
-    """Read what the tool needs of the file, in memory bounded by the output limits."""
+    """Read what the tool needs of the file, in memory bounded by the output limits (an image
+    over the inline limit only if `whole_images()`, to be resized)."""
     if os.path.isdir(path):
         raise _open_error(path, IsADirectoryError())
     try:
@@ -95,7 +108,8 @@ def _load(
             mime_type = detect_image_mime_type(head[:SNIFF_BYTES])
             if mime_type is not None:
                 size = os.fstat(handle.fileno()).st_size
-                if 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES:
+                too_large = 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES
+                if too_large and not whole_images():
                     return _Image(mime_type, None)
                 return _Image(mime_type, head + handle.read())
             if looks_binary(head):
@@ -211,8 +225,13 @@ class ReadTool(Tool[ReadToolInput]):
         check_aborted(signal)
         path = resolve_read_path(params.path, ctx.cwd)
         start, end = _selection(params.offset, params.limit)
-        loaded = await abortable(asyncio.to_thread(_load, path, start, end, signal), signal)
+        resize = functools.cache(functools.partial(image_auto_resize, ctx.cwd))  # images only
+        load = asyncio.to_thread(_load, path, start, end, signal, resize)
+        loaded = await abortable(load, signal)
         if isinstance(loaded, _Image):
+            if loaded.data is not None and resize():
+                data, mime, blind = loaded.data, loaded.mime_type, _model_lacks_vision(ctx)
+                return await asyncio.to_thread(resized_image_result, data, mime, blind)
             return image_result(loaded.data, loaded.mime_type, ctx)
         if isinstance(loaded, _Binary):
             raise ValueError(
