@@ -20,6 +20,8 @@ class Case:
     args: tuple[str, ...]
     stdin: str | None = None
     env: dict[str, str] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    bash_call: str | None = None  # the model's first answer runs this with the bash tool
 
 
 CASES: dict[str, Case] = {
@@ -42,7 +44,15 @@ CASES: dict[str, Case] = {
         ("-p", "@notes.txt", "the message", "second"), stdin="\n  piped text \n\n"
     ),
     "stdin-blank": Case(("-p", "only message"), stdin=" \n\n"),
+    "shell-settings-bash-tool": Case(
+        ("-p", "run it"),
+        settings={"shellPath": "<root>/myshell", "shellCommandPrefix": "GREETING=prefixed"},
+        bash_call="echo $GREETING",
+    ),
 }
+
+SHELL_SCRIPT = '#!/bin/sh\necho "via myshell"\nexec /bin/sh "$@"\n'
+"""The `shellPath` of the shell case: it says it ran, then runs the command with sh."""
 
 
 def models_json(base_url: str) -> dict[str, Any]:
@@ -68,7 +78,13 @@ def run_case(command: list[str], case: Case, root: Path) -> dict[str, Any]:
         settings = {"defaultProvider": "fake", "defaultModel": "fake-model"}
         if case.args[:2] == ("--models", "alt-one,fake/*"):
             settings["defaultModel"] = "fake-sonnet"
+        settings.update({k: v.replace("<root>", str(root)) for k, v in case.settings.items()})
         (agent / "settings.json").write_text(json.dumps(settings))
+        shell = root / "myshell"
+        shell.write_text(SHELL_SCRIPT)
+        shell.chmod(0o755)
+        if case.bash_call is not None:
+            server.queue(chat_stream(tool_calls=[("bash", {"command": case.bash_call})]))
         server.queue(*(chat_stream("ok") for _ in range(4)))
         env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(agent), "NO_COLOR": "1"}
         env.pop("PI_CODING_AGENT_SESSION_DIR", None)
@@ -98,4 +114,6 @@ def _request_summary(body: dict[str, Any], root: str) -> dict[str, Any]:
     users = [m["content"] for m in body["messages"] if m["role"] == "user"]
     texts = [c if isinstance(c, str) else "".join(p.get("text", "") for p in c) for c in users]
     texts = [text.replace(root, "<root>") for text in texts]
-    return {"model": body["model"], "reasoning_effort": body.get("reasoning_effort"), "user": texts}
+    tools = [m["content"] for m in body["messages"] if m["role"] == "tool"]
+    return {"model": body["model"], "reasoning_effort": body.get("reasoning_effort"), "user": texts,
+            "tool_results": tools}  # fmt: skip
