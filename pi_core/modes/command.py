@@ -124,6 +124,7 @@ Commands:
   pi update [spec]         Upgrade recorded plugins
   pi list                  List recorded and installed plugins
   pi plugins               List loaded plugins, what they registered, and load errors
+  pi config                List resources; pi config enable|disable <path|plugin>
 
 \b
 Examples:
