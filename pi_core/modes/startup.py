@@ -148,7 +148,7 @@ async def open_session(
     if model is None and options.provider:
         model = provider_default(registry, options.provider)
     thinking = options.thinking
-    scope = cli_scope(options, registry)
+    scope = cli_scope(options, settings, registry)
     if model is None and scope and not session_manager.build_session_context().messages:
         model, scoped_level = start_model(scope, settings, registry)
         thinking = thinking or scoped_level
@@ -169,24 +169,24 @@ async def open_session(
         plugin_manager=plugins,
         ui=ui,
     )
-    if options.models:
+    if scope:
         session.scoped_models = scope
-    elif settings.get_enabled_models():
-        from pi_core.ai.model_scope import resolve_scope
-
-        session.scoped_models = resolve_scope(registry, settings.get_enabled_models() or [])
     return session
 
 
-def cli_scope(options: RunOptions, registry: ModelRegistry) -> list[tuple[Any, str | None]]:
-    """Resolve `--models` as pi does, saying on stderr which patterns matched nothing."""
-    if not options.models:
+def cli_scope(
+    options: RunOptions, settings: Any, registry: ModelRegistry
+) -> list[tuple[Any, str | None]]:
+    """Resolve `--models` (else the `enabledModels` setting) as pi does, saying on stderr which
+    patterns matched nothing."""
+    patterns = options.models or settings.get_enabled_models() or []
+    if not patterns:
         return []
     import click
 
     from pi_core.ai.model_scope import resolve_scope_with_warnings
 
-    scope, warnings = resolve_scope_with_warnings(registry, options.models)
+    scope, warnings = resolve_scope_with_warnings(registry, patterns)
     for warning in warnings:
         click.echo(f"Warning: {warning}", err=True)
     return scope

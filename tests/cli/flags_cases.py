@@ -30,6 +30,7 @@ CASES: dict[str, Case] = {
     "models-fuzzy": Case(("--models", "sonnet", "-p", "hi")),
     "models-level": Case(("--models", "fake-think:high,alt-one", "-p", "hi")),
     "models-saved-default-in-scope": Case(("--models", "alt-one,fake/*", "-p", "hi")),
+    "enabled-models-setting": Case(("-p", "hi"), settings={"enabledModels": ["alt/*"]}),
     "models-no-match": Case(("--models", "nomatch,alt-one", "-p", "hi")),
     "models-bad-level": Case(("--models", "alt-one:bogus", "-p", "hi")),
     "thinking-bogus": Case(("--thinking", "bogus", "-p", "hi")),
@@ -78,7 +79,10 @@ def run_case(command: list[str], case: Case, root: Path) -> dict[str, Any]:
         settings = {"defaultProvider": "fake", "defaultModel": "fake-model"}
         if case.args[:2] == ("--models", "alt-one,fake/*"):
             settings["defaultModel"] = "fake-sonnet"
-        settings.update({k: v.replace("<root>", str(root)) for k, v in case.settings.items()})
+        settings.update(
+            {k: v.replace("<root>", str(root)) if isinstance(v, str) else v
+             for k, v in case.settings.items()}
+        )  # fmt: skip
         (agent / "settings.json").write_text(json.dumps(settings))
         shell = root / "myshell"
         shell.write_text(SHELL_SCRIPT)
