@@ -8,8 +8,6 @@ from pi_core.plugins.manager import PluginManager
 from pi_core.plugins.sources import PluginSource
 from pi_core.resources.diagnostics import SourceInfo
 
-_SCOPES = {"project": "project", "global": "user", "installed": "user", "settings": "user"}
-
 
 def plugin_source_infos(manager: PluginManager) -> dict[str, dict[str, Any]]:
     """Map each loaded plugin's key to the `sourceInfo` of the commands it registered."""
@@ -24,17 +22,18 @@ def resource_source_info(info: SourceInfo | None, path: str) -> dict[str, Any]:
 
 
 def _plugin_info(source: PluginSource) -> dict[str, Any]:
-    if source.kind == "distribution":
+    """pi's metadata for an extension: found in an extensions folder (`auto`, the `.pi` or agent
+    folder as `baseDir`), named in settings (`local`), or given with `-e` (`cli`)."""
+    if source.kind == "distribution" or source.path is None:
         origin = source.distribution or source.name
         return {"path": source.describe(), "source": f"package:{origin}", "scope": "user",
                 "origin": "package"}  # fmt: skip
-    path = str(source.path) if source.path is not None else f"<{source.origin}:{source.name}>"
-    info: dict[str, Any] = {
-        "path": path,
-        "source": "cli" if source.origin == "cli" else "local",
-        "scope": _SCOPES.get(source.origin, "temporary"),
-        "origin": "top-level",
-    }
-    if source.path is not None:
-        info["baseDir"] = str(source.path.parent if source.path.suffix else source.path)
-    return info
+    path = source.path
+    if source.origin in ("project", "global"):
+        scope = "project" if source.origin == "project" else "user"
+        return {"path": str(path), "source": "auto", "scope": scope, "origin": "top-level",
+                "baseDir": str(path.parent.parent)}  # fmt: skip
+    if source.origin == "settings":
+        return {"path": str(path), "source": "local", "scope": "user", "origin": "top-level"}
+    return {"path": str(path), "source": "cli", "scope": "temporary", "origin": "top-level",
+            "baseDir": str(path.parent if path.suffix else path)}  # fmt: skip
