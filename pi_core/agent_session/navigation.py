@@ -96,9 +96,7 @@ class Navigator:
 
     async def switch_session(self, path: str) -> dict[str, Any]:
         """Open another session file and restore its model and thinking level."""
-        target = Path(path).expanduser().resolve()
-        if not target.is_file():
-            raise FileNotFoundError(f"Session file not found: {target}")
+        target = Path(path).expanduser().resolve()  # a missing file: a new session there (pi)
         outcome = await self._dispatcher.emit(
             SessionBeforeSwitchEvent(reason="resume", target_session_file=str(target))
         )
@@ -106,7 +104,7 @@ class Navigator:
             return {"cancelled": True}
         previous = self._session_file()
         await self._leave("resume", str(target))
-        self._session_manager.set_session_file(target)
+        self._session_manager.switch_to(target)
         self._reset_agent()
         await self.restore_model_and_thinking()
         await self._arrive("resume", previous)

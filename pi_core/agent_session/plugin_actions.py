@@ -295,17 +295,26 @@ class CommandActions:
 
 
 def slash_commands(session: SlashCommandSource) -> list[dict[str, Any]]:
-    """Return the slash commands available: plugin commands, prompt templates, skills."""
+    """Return the slash commands available: plugin commands, prompt templates, skills, each
+    with the `sourceInfo` pi gives it."""
+    from pi_core.agent_session.command_sources import plugin_source_infos, resource_source_info
+
+    by_plugin = plugin_source_infos(session.plugins)
     commands: list[dict[str, Any]] = [
-        {"name": c.name, "description": c.description, "source": "extension"}
+        {"name": c.name, "description": c.description, "source": "extension",
+         "sourceInfo": by_plugin.get(c.plugin) or {"path": f"<plugin:{c.plugin}>",
+                                                   "source": "local", "scope": "temporary",
+                                                   "origin": "top-level"}}
         for c in session.plugins.registry.commands.values()
-    ]
+    ]  # fmt: skip
     commands += [
-        {"name": t.name, "description": t.description, "source": "prompt"}
+        {"name": t.name, "description": t.description, "source": "prompt",
+         "sourceInfo": resource_source_info(t.source_info, t.file_path)}
         for t in session.resources.prompts
-    ]
+    ]  # fmt: skip
     commands += [
-        {"name": f"skill:{s.name}", "description": s.description, "source": "skill"}
+        {"name": f"skill:{s.name}", "description": s.description, "source": "skill",
+         "sourceInfo": resource_source_info(s.source_info, s.file_path)}
         for s in session.resources.skills
-    ]
+    ]  # fmt: skip
     return commands

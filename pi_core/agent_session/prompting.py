@@ -25,7 +25,7 @@ from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.session.manager import SessionManager
 
 BUSY = (
-    "Agent is already processing. Specify streaming_behavior ('steer' or 'followUp') to queue "
+    "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue "
     "the message."
 )
 

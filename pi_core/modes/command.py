@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from pi_core.thinking import THINKING_LEVELS
+from pi_core.modes.thinking_option import LenientThinkingLevel
 
 if TYPE_CHECKING:
     from pi_core.ai.model_registry import ModelRegistry
     from pi_core.modes.run_options import RunOptions
 
-THINKING = click.Choice(THINKING_LEVELS)
+THINKING = LenientThinkingLevel()
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -124,6 +124,7 @@ Commands:
   pi update [spec]         Upgrade recorded plugins
   pi list                  List recorded and installed plugins
   pi plugins               List loaded plugins, what they registered, and load errors
+  pi config                List resources; pi config enable|disable <path|plugin>
 
 \b
 Examples:
@@ -326,7 +327,8 @@ async def _run(
                 await _announce_local_model(session)
             return await run_rpc_mode(session, ui)
         attached = process_file_arguments(files, options.cwd)
-        stdin_text = None if sys.stdin.isatty() else sys.stdin.read()
+        # pi trims piped text and joins it to the @files and first message with nothing between
+        stdin_text = None if sys.stdin.isatty() else sys.stdin.read().strip()
         first = "".join(
             part for part in (stdin_text, attached.text, messages[0] if messages else None) if part
         )

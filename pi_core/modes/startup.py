@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from pi_core.plugins.ui import ExtensionUI
     from pi_core.session.manager import SessionManager
 
+SESSION_DIR_ENV = "PI_CODING_AGENT_SESSION_DIR"
+
 
 class StartupError(Exception):
     """Something the user asked for cannot be set up; the message says what to do."""
@@ -26,7 +28,8 @@ def session_manager_for(options: RunOptions, settings_dir: str | None) -> Sessio
     from pi_core.session.paths import default_session_dir
 
     cwd = str(options.cwd)
-    folder_text = options.session_dir or settings_dir
+    # pi's order: --session-dir, then PI_CODING_AGENT_SESSION_DIR, then the sessionDir setting
+    folder_text = options.session_dir or os.environ.get(SESSION_DIR_ENV) or settings_dir
     folder = Path(folder_text).expanduser() if folder_text else default_session_dir(cwd)
     if options.no_session:
         return SessionManager.in_memory(cwd)
@@ -144,11 +147,16 @@ async def open_session(
     model: Any = model_pattern(options)
     if model is None and options.provider:
         model = provider_default(registry, options.provider)
+    thinking = options.thinking
+    scope = cli_scope(options, settings, registry)
+    if model is None and scope and not session_manager.build_session_context().messages:
+        model, scoped_level = start_model(scope, settings, registry)
+        thinking = thinking or scoped_level
     session = await create_agent_session(
         cwd=options.cwd,
         agent_dir=plugins.agent_dir,
         model=model,
-        thinking_level=options.thinking,
+        thinking_level=thinking,
         tools=options.tools,
         no_tools=options.no_tools,
         no_builtin_tools=options.no_builtin_tools,
@@ -161,16 +169,40 @@ async def open_session(
         plugin_manager=plugins,
         ui=ui,
     )
-    if options.models:
-        session.scoped_models = [
-            (choice.model, choice.thinking_level)
-            for choice in map(session.model_registry.resolve, options.models)
-        ]
-    elif settings.get_enabled_models():
-        from pi_core.ai.model_scope import resolve_scope
-
-        session.scoped_models = resolve_scope(registry, settings.get_enabled_models() or [])
+    if scope:
+        session.scoped_models = scope
     return session
+
+
+def cli_scope(
+    options: RunOptions, settings: Any, registry: ModelRegistry
+) -> list[tuple[Any, str | None]]:
+    """Resolve `--models` (else the `enabledModels` setting) as pi does, saying on stderr which
+    patterns matched nothing."""
+    patterns = options.models or settings.get_enabled_models() or []
+    if not patterns:
+        return []
+    import click
+
+    from pi_core.ai.model_scope import resolve_scope_with_warnings
+
+    scope, warnings = resolve_scope_with_warnings(registry, patterns)
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    return scope
+
+
+def start_model(
+    scope: list[tuple[Any, str | None]], settings: Any, registry: ModelRegistry
+) -> tuple[Any, str | None]:
+    """The model a new session starts on under `--models`: the saved default when it is in
+    scope, else the first scoped model (each with the level its pattern gave)."""
+    provider, model_id = settings.get_default_provider(), settings.get_default_model()
+    saved = registry.find(provider, model_id) if provider and model_id else None
+    for model, level in scope:
+        if saved is not None and model.key == saved.key:
+            return model, level
+    return scope[0]
 
 
 def provider_default(registry: ModelRegistry, provider: str) -> str:

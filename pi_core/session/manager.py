@@ -149,6 +149,13 @@ class SessionManager:
             self.session_file = self.session_dir / name
         return self.session_file
 
+    def switch_to(self, path: str | Path) -> None:
+        """Open another session file as pi's switch does: its folder becomes the one new, forked
+        and cloned sessions are written to; a missing file becomes a new session at that path."""
+        self.set_session_file(path)
+        if self.persist and self.session_file is not None:
+            self.session_dir = Path(self.session_file).parent
+
     def set_session_file(self, path: str | Path, _preloaded: ReadResult | None = None) -> None:
         """Load a session file; a missing or empty one becomes a new session at that path."""
         self._close()

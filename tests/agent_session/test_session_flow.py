@@ -151,7 +151,7 @@ async def test_follow_up_runs_when_the_agent_would_stop(harness: Harness) -> Non
     session = await harness.session()
     run = asyncio.ensure_future(session.prompt("one"))
     await harness.seen("message_update")  # streaming, and the server holds the rest back
-    with pytest.raises(RuntimeError, match="streaming_behavior"):
+    with pytest.raises(RuntimeError, match="streamingBehavior"):
         await session.prompt("unqueued")
     await session.prompt("and then this", streaming_behavior="followUp")
     first.resume()

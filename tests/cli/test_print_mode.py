@@ -62,7 +62,8 @@ def test_piped_stdin_comes_first(cli: Cli) -> None:
     cli.server.queue(chat_stream("ok"))
     cli.run("-p", "explain this", stdin="def f(): pass\n")
     text = cli.server.requests[0].json()["messages"][-1]["content"][0]["text"]
-    assert text == "def f(): pass\nexplain this"
+    # pi trims piped text and joins it to the message with nothing between
+    assert text == "def f(): passexplain this"
 
 
 def test_a_plugin_flag_appears_in_help_and_reaches_the_plugin(cli: Cli) -> None:

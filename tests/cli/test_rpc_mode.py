@@ -85,7 +85,7 @@ def test_a_prompt_while_streaming_needs_a_streaming_behavior(cli: Cli) -> None:
     process.send({"id": "1", "type": "prompt", "message": "go"})
     process.read_until(lambda r: r.get("type") == "message_update")  # held there by the server
     process.send({"id": "2", "type": "prompt", "message": "now"})
-    assert "streaming_behavior" in response_for(process, "2")["error"]
+    assert "streamingBehavior" in response_for(process, "2")["error"]
     process.send({"id": "3", "type": "prompt", "message": "after", "streamingBehavior": "followUp"})
     assert response_for(process, "3")["success"]
     first.resume()

@@ -22,6 +22,7 @@ from pi_plugin_tools.render import (
     tail_lines,
     text_output,
 )
+from pi_plugin_tools.shell_settings import load_shell_settings
 from pi_plugin_tools.truncate import DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, format_size
 from pi_plugin_tools.updates import ThrottledUpdates
 
@@ -123,7 +124,11 @@ class BashTool(Tool[BashToolInput]):
             return snapshot
 
         try:
-            outcome = await run_in_shell(params.command, ctx.cwd, on_data, signal, params.timeout)
+            shell = load_shell_settings(ctx.cwd)
+            outcome = await run_in_shell(
+                shell.prefixed(params.command), ctx.cwd, on_data, signal, params.timeout,
+                shell=shell.shell_argv(),
+            )  # fmt: skip
         except BaseException:
             finish()
             raise
@@ -211,7 +216,9 @@ async def user_bash(event: UserBashEvent) -> UserBashResult:
                 event.on_chunk(text)
 
     try:
-        outcome = await run_in_shell(event.command, event.cwd, on_data, event.signal)
+        # the session already put shellCommandPrefix before a `!` command
+        shell = load_shell_settings(event.cwd).shell_argv()
+        outcome = await run_in_shell(event.command, event.cwd, on_data, event.signal, shell=shell)
     finally:
         output.finish()
     snapshot = output.snapshot(persist_if_truncated=True)

@@ -87,6 +87,7 @@ async def run_in_shell(
     signal: AbortSignal | None = None,
     timeout: float | None = None,
     env: dict[str, str] | None = None,
+    shell: list[str] | None = None,
 ) -> RunOutcome:
     """Run `command` with the user's bash in a new process group; stdout and stderr merged.
 
@@ -98,7 +99,7 @@ async def run_in_shell(
         )
     loop = asyncio.get_running_loop()
     process = subprocess.Popen(
-        [*shell_command(), command],
+        [*(shell or shell_command()), command],
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

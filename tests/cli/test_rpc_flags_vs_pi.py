@@ -1,0 +1,20 @@
+"""`pi --mode rpc` answers issue-29's RPC script as pi 0.73.1 did (fixtures/rpc-flags.pi.json,
+recorded by fixtures/record_pi_rpc_flags.py): the busy error names `streamingBehavior`,
+`get_commands` entries carry `sourceInfo`, `fork` and `clone` write beside the session switched
+to, and switching to a missing file starts a new session there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.cli.rpc_flags import run_script
+
+RECORDED = json.loads((Path(__file__).parent / "fixtures" / "rpc-flags.pi.json").read_text())
+
+
+def test_rpc_answers_match_pi(tmp_path: Path) -> None:
+    pi = shutil.which("pi")
+    assert pi is not None, "the pi command is installed with the project"
+    assert run_script([pi], tmp_path / "run") == RECORDED
