@@ -45,6 +45,8 @@ class _Blocks:
         usage = chunk.get("usage")
         if usage:
             _record_usage(self.builder, usage)
+        if self.builder.message.response_id is None and chunk.get("id"):
+            self.builder.message.response_id = chunk["id"]  # as pi: the first chunk's id
         events: list[AssistantMessageEvent] = []
         for choice in chunk.get("choices") or []:
             delta = choice.get("delta")
