@@ -9,6 +9,7 @@ from typing import Any
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
 from pi_core.agent_session.loop_hooks import LoopHooks
 from pi_core.agent_session.plugin_actions import ReadOnlySession
+from pi_core.agent_session.provider_retry import with_provider_retry
 from pi_core.agent_session.session import AgentSession
 from pi_core.agent_session.toolset import ToolSelection, ToolSet
 from pi_core.ai.auth import AuthStorage
@@ -107,7 +108,9 @@ async def create_agent_session(
     budgets = settings.get_thinking_budgets()
     agent = Agent(
         AgentOptions(
-            stream_for=registry.stream_for,
+            stream_for=with_provider_retry(
+                registry.stream_for, settings.get_provider_retry_settings
+            ),
             convert_to_llm=blocking_images(convert_to_llm, settings.get_block_images),
             transform_context=hooks.transform_context,
             get_api_key=get_api_key,

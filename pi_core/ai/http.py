@@ -1,8 +1,9 @@
 """Streaming requests to LLM HTTP APIs over httpx: pooled clients, SSE, HTTP errors.
 
 Provider plugins import this module inside their stream functions, so neither httpx nor TLS set-up
-is paid at start-up. There are no retries here: the session retries (see `agent_session.retry`),
-using the delay a server asked for, which `http_error` reads from `retry-after-ms` / `Retry-After`.
+is paid at start-up. `open_stream` retries a request whose answer has not started as pi's provider
+SDKs do (see `transport_retry`); what it cannot absorb goes to the session, which retries the turn
+(see `agent_session.retry`) with the delay `http_error` reads (`retry-after-ms` / `Retry-After`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, TypeVar
 import pydantic_core
 
 from pi_core.abort import AbortError, AbortSignal
+from pi_core.ai.transport_retry import RetryPolicy, delay_ms, status_is_retryable
 
 if "httpx" not in sys.modules:
     # httpx's own command-line tool (`httpx._main`), which `import httpx` loads, imports rich,
@@ -184,6 +186,12 @@ async def _unless_aborted(awaitable: Awaitable[T], signal: AbortSignal | None) -
         raise asyncio.CancelledError from None
 
 
+RetrySleep = Callable[[float], Awaitable[None]]
+
+retry_sleep: RetrySleep = asyncio.sleep
+"""How a retry waits (seconds); tests replace it to see the waits without sitting them out."""
+
+
 @asynccontextmanager
 async def open_stream(
     base_url: str,
@@ -192,29 +200,44 @@ async def open_stream(
     headers: Mapping[str, str],
     signal: AbortSignal | None = None,
     on_response: Callable[[int, dict[str, str]], Awaitable[None]] | None = None,
+    retry: RetryPolicy | None = None,
 ) -> AsyncIterator[httpx.Response]:
     """POST `body` to `base_url` + `path` and yield the streaming response once its status is 2xx.
 
-    A 4xx/5xx answer raises `ProviderHTTPError`; an abort cancels the request while it waits for
-    the answer, and closes the response (ending the stream at once) while it is read. The response
-    is closed when the block ends, whatever happened.
+    A connection failure or a retryable status (`transport_retry`) sends the request again, up to
+    `retry.max_retries` times (default 2) after the wait the server asked for or a backoff; then a
+    4xx/5xx answer raises `ProviderHTTPError` and a failure to connect raises as httpx raised it.
+    An abort cancels the request (or the wait) at once, and closes the response (ending the stream
+    at once) while it is read. The response is closed when the block ends, whatever happened.
     """
     if signal is not None and signal.aborted:
         raise asyncio.CancelledError
+    policy = retry or RetryPolicy()
     endpoint = await _endpoint(base_url)
-    client = endpoint.client
-    url = endpoint.url(path)
-    request = client.build_request("POST", url, content=body, headers=headers)
-    if endpoint.direct is not None:
-        sent = _send_direct(endpoint.direct, request)
-    else:
-        sent = client.send(request, stream=True)
-    response = await _unless_aborted(sent, signal)
+    retries_done = 0
+    while True:
+        outcome = await _attempt(endpoint, path, body, headers, signal, policy)
+        if isinstance(outcome, httpx.Response) and outcome.status_code < 400:
+            response = outcome
+            break
+        if isinstance(outcome, httpx.Response):
+            retryable = status_is_retryable(outcome.status_code, outcome.headers)
+            if retries_done >= policy.max_retries or not retryable:
+                try:
+                    await _unless_aborted(outcome.aread(), signal)
+                finally:
+                    await outcome.aclose()
+                raise http_error(outcome)
+            await outcome.aclose()  # the SDKs do not read the body of an answer they retry
+            wait = delay_ms(outcome.headers, retries_done)
+        else:
+            if retries_done >= policy.max_retries:
+                raise outcome
+            wait = delay_ms(None, retries_done)
+        await _unless_aborted(retry_sleep(wait / 1000), signal)
+        retries_done += 1
     remove: Callable[[], None] | None = None
     try:
-        if response.status_code >= 400:
-            await _unless_aborted(response.aread(), signal)
-            raise http_error(response)
         if signal is not None:
             remove = signal.add_listener(lambda: _close_soon(response))
         if on_response is not None:
@@ -224,6 +247,36 @@ async def open_stream(
         if remove is not None:
             remove()
         await response.aclose()
+
+
+async def _attempt(
+    endpoint: _Endpoint,
+    path: str,
+    body: bytes,
+    headers: Mapping[str, str],
+    signal: AbortSignal | None,
+    policy: RetryPolicy,
+) -> httpx.Response | httpx.TransportError:
+    """Send the request once: its response, or the failure that kept it from getting one."""
+    client = endpoint.client
+    request = client.build_request("POST", endpoint.url(path), content=body, headers=headers)
+    if endpoint.direct is not None:
+        sent = _send_direct(endpoint.direct, request)
+    else:
+        sent = client.send(request, stream=True)
+    try:
+        if policy.timeout_s is None:
+            response = await _unless_aborted(sent, signal)
+        else:
+            async with asyncio.timeout(policy.timeout_s):
+                response = await _unless_aborted(sent, signal)
+    except httpx.TransportError as error:
+        if signal is not None and signal.aborted:
+            raise asyncio.CancelledError from None
+        return error
+    except TimeoutError:
+        return httpx.TimeoutException("Request timed out", request=request)
+    return response
 
 
 async def _send_direct(

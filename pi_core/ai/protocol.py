@@ -49,6 +49,8 @@ class StreamOptions:
     session_id: str | None = None
     on_payload: Callable[[Any], Awaitable[Any]] | None = None
     on_response: Callable[[int, dict[str, str]], Awaitable[None]] | None = None
+    max_retries: int | None = None  # transport retries before an error (None: 2, as pi's SDKs)
+    timeout_ms: int | None = None  # how long each attempt may wait for its answer (None: no limit)
 
 
 class StreamFunction(Protocol):

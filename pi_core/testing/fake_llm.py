@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -35,6 +37,7 @@ class FakeResponse:
     chunk_delay: float = 0.0
     cut_after_chunks: int | None = None  # close the connection after this many chunks
     pause_after_chunks: int | None = None  # send this many chunks, then wait for resume()
+    drop_connection: bool = False  # close the connection without answering (a reset)
     paused: threading.Event = field(
         default_factory=threading.Event, init=False, repr=False, compare=False
     )  # set when the pause is reached
@@ -142,6 +145,12 @@ class FakeLLMServer:
                 body = self.rfile.read(length) if length else b""
                 request = server._record(self, body)
                 response = server._routed(request) or server._next()
+                if response.drop_connection:
+                    self.close_connection = True
+                    self.connection.setsockopt(
+                        socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                    )  # a linger of 0: closing sends a reset, not an orderly end
+                    return
                 self.send_response(response.status)
                 self.send_header("Content-Type", response.content_type)
                 for name, value in response.headers.items():

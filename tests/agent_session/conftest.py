@@ -70,7 +70,8 @@ async def harness(
     cwd.mkdir()
     agent_dir = isolated_agent_dir
     monkeypatch.setenv("HOME", str(tmp_path))
-    retry = {"retry": {"baseDelayMs": 10}}
+    # the transport's own retries are off: these tests script the agent-level retry
+    retry = {"retry": {"baseDelayMs": 10, "provider": {"maxRetries": 0}}}
     (agent_dir / "settings.json").write_text(json.dumps(retry))
     with FakeLLMServer() as server:
         (agent_dir / "models.json").write_text(json.dumps(chat_models_json(server.base_url)))

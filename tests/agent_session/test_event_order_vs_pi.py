@@ -61,8 +61,8 @@ SCENARIOS = {
         [{"type": "prompt", "message": "What is here?"}],
     ),
     "retry-529": (
-        # pi's OpenAI SDK absorbs two 529s itself; our provider hands the first to the session.
-        lambda: [chat_error(529, "Overloaded"), chat_stream("Recovered.")],
+        # pi's script: the transport absorbs two 529s, the third reaches the session's auto-retry
+        lambda: [*(chat_error(529, "Overloaded") for _ in range(3)), chat_stream("Recovered.")],
         [{"type": "prompt", "message": "Hello"}],
     ),
     "two-prompts-and-name": (
@@ -76,9 +76,15 @@ SCENARIOS = {
 }
 
 
+SETTINGS = {"retry-529": {"retry": {"baseDelayMs": 10}}}
+"""Settings as the recording had them (the harness turns the transport's retries off)."""
+
+
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 async def test_same_events_in_the_same_order_as_pi(harness: Harness, name: str) -> None:
     (harness.cwd / "a.txt").write_text("a\n")
+    if name in SETTINGS:
+        (harness.agent_dir / "settings.json").write_text(json.dumps(SETTINGS[name]))
     answers, commands = SCENARIOS[name]
     mine = await ours(harness, answers(), commands)
     theirs = pi_events(name)
@@ -86,6 +92,8 @@ async def test_same_events_in_the_same_order_as_pi(harness: Harness, name: str) 
     retry_pi = [e for e in theirs if e["type"].startswith("auto_retry")]
     retry_ours = [e for e in mine if e["type"].startswith("auto_retry")]
     assert [sorted(e) for e in retry_ours] == [sorted(e) for e in retry_pi]
+    if name == "retry-529":
+        assert len(harness.server.requests) == 4  # 3 by the transport, 1 by the session
     assert [e.get("name") for e in mine if e["type"] == "session_info_changed"] == [
         e.get("name") for e in theirs if e["type"] == "session_info_changed"
     ]

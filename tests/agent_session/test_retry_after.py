@@ -22,7 +22,7 @@ async def test_the_server_asked_delay_replaces_a_shorter_backoff(harness: Harnes
 
 
 async def test_a_long_retry_after_is_capped_by_max_retry_delay(harness: Harness) -> None:
-    settings = {"retry": {"baseDelayMs": 10, "provider": {"maxRetryDelayMs": 30}}}
+    settings = {"retry": {"baseDelayMs": 10, "provider": {"maxRetryDelayMs": 30, "maxRetries": 0}}}
     harness.agent_dir.joinpath("settings.json").write_text(json.dumps(settings))
     limited = chat_error(503, "unavailable")
     limited.headers = {"Retry-After": "3600"}

@@ -221,7 +221,7 @@ async def test_retries_give_up_after_max_retries_with_a_clear_error(harness: Har
 
 async def test_abort_cancels_a_waiting_retry(harness: Harness) -> None:
     harness.agent_dir.joinpath("settings.json").write_text(
-        json.dumps({"retry": {"baseDelayMs": 5000}})
+        json.dumps({"retry": {"baseDelayMs": 5000, "provider": {"maxRetries": 0}}})
     )
     harness.server.queue(chat_error(500, "boom"))
     session = await harness.session()

@@ -227,7 +227,8 @@ def test_a_failing_tool_is_drawn_as_an_error(screen: Screen) -> None:
 def test_a_transient_error_is_retried_with_a_countdown(screen: Screen) -> None:
     (screen.agent_dir / "settings.json").write_text(
         '{"defaultProvider": "fake", "defaultModel": "fake-model",'
-        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 50}}'
+        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 50,'
+        ' "provider": {"maxRetries": 0}}}'
     )
     screen.server.queue(chat_error(503, "overloaded right now"), chat_stream("recovered"))
     screen.start()
@@ -241,7 +242,8 @@ def test_a_transient_error_is_retried_with_a_countdown(screen: Screen) -> None:
 def test_escape_cancels_a_retry_countdown(screen: Screen) -> None:
     (screen.agent_dir / "settings.json").write_text(
         '{"defaultProvider": "fake", "defaultModel": "fake-model",'
-        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 60000}}'
+        ' "retry": {"enabled": true, "maxRetries": 2, "baseDelayMs": 60000,'
+        ' "provider": {"maxRetries": 0}}}'
     )
     screen.server.queue(chat_error(503, "overloaded right now"))
     screen.start()

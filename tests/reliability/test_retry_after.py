@@ -23,7 +23,7 @@ def test_the_retry_waits_what_the_server_asked(
     cli: Cli, rpc: Start, header: str, value: str, expected_ms: int
 ) -> None:
     settings = json.loads((cli.agent_dir / "settings.json").read_text())
-    settings["retry"] = {"provider": {"maxRetryDelayMs": 60000}}
+    settings["retry"] = {"provider": {"maxRetryDelayMs": 60000, "maxRetries": 0}}
     (cli.agent_dir / "settings.json").write_text(json.dumps(settings))
     limited = chat_error(429, "Rate limit reached")
     limited.headers = {header: value}

@@ -74,7 +74,7 @@ def model_at(server: FakeLLMServer) -> Model:
 
 
 async def run(server: FakeLLMServer, options: StreamOptions | None = None) -> list[Any]:
-    options = options or StreamOptions(api_key="k")
+    options = options or StreamOptions(api_key="k", max_retries=0)
     return [e async for e in stream_messages(model_at(server), CONTEXT, options)]
 
 
@@ -196,7 +196,7 @@ async def test_headers_body_bytes_and_retry_after() -> None:
             FakeResponse.json_body(limited, status=429, headers={"retry-after": "12"}),
             FakeResponse.sse(events_for(["ok"]), named=True),
         )
-        options = StreamOptions(api_key="sk-ant-api-1", headers={"X-Extra": "1"})
+        options = StreamOptions(api_key="sk-ant-api-1", headers={"X-Extra": "1"}, max_retries=0)
         done = (await run(server, options))[-1]
         limited_final = (await run(server, options))[-1]
         adaptive = model_at(server).model_copy(update={"id": "claude-opus-4-6"})

@@ -85,7 +85,8 @@ def no_pi_retries() -> None:
     """Let the first failure stand: pi's own retries (with their backoff) are off."""
     agent = Path.home() / ".pi" / "agent"
     agent.mkdir(parents=True, exist_ok=True)
-    (agent / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
+    retries_off = {"retry": {"enabled": False, "provider": {"maxRetries": 0}}}
+    (agent / "settings.json").write_text(json.dumps(retries_off))
 
 
 def overloaded() -> Any:

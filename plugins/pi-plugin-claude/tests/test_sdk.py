@@ -386,7 +386,8 @@ async def test_fallback_model_takes_over_an_overloaded_turn(
 
     agent = Path.home() / ".pi" / "agent"
     agent.mkdir(parents=True, exist_ok=True)
-    (agent / "settings.json").write_text(json.dumps({"retry": {"enabled": False}}))
+    retries_off = {"retry": {"enabled": False, "provider": {"maxRetries": 0}}}
+    (agent / "settings.json").write_text(json.dumps(retries_off))
     body = {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
     server.queue(FakeResponse.json_body(body, status=529), script.reply("from the fallback"))
     extra: Any = {"model": "sonnet", "fallback_model": "haiku"}

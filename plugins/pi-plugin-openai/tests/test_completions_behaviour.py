@@ -42,7 +42,10 @@ def model_at(server: FakeLLMServer | None = None, **fields: Any) -> Model:
 async def run(model: Model, options: StreamOptions | None = None) -> list[Any]:
     context = LLMContext(system_prompt="sys", messages=[UserMessage(content="hi")])
     return [
-        e async for e in stream_completions(model, context, options or StreamOptions(api_key="k"))
+        e
+        async for e in stream_completions(
+            model, context, options or StreamOptions(api_key="k", max_retries=0)
+        )
     ]
 
 
@@ -193,7 +196,7 @@ async def test_headers_and_body_bytes() -> None:
     ).encode()  # fmt: skip
 
 
-async def test_retry_after_is_handed_to_the_session_and_nothing_retries_here() -> None:
+async def test_retry_after_is_handed_on_when_the_transport_may_not_retry() -> None:
     limited = {"error": {"message": "Rate limit reached"}}
     with FakeLLMServer() as server:
         server.queue(
@@ -212,7 +215,7 @@ async def test_retry_after_is_handed_to_the_session_and_nothing_retries_here() -
         "500 boom",
     ]
     assert [retry_after_ms(f.error) for f in finals] == [7000, 1500, None]
-    assert requests == 3  # one request per call: retrying is the session's job
+    assert requests == 3  # maxRetries 0: one request per call, the session retries
 
 
 async def test_errors_without_a_json_body_and_unreachable_servers() -> None:

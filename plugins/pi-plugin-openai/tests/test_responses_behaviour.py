@@ -74,7 +74,12 @@ def text_events(*pieces: str, cut: bool = False) -> list[dict[str, Any]]:
 
 async def run(model: Model, options: StreamOptions | None = None, **context: Any) -> list[Any]:
     ctx = LLMContext(**{"system_prompt": "sys", "messages": [UserMessage(content="hi")], **context})
-    return [e async for e in stream_responses(model, ctx, options or StreamOptions(api_key="k"))]
+    return [
+        e
+        async for e in stream_responses(
+            model, ctx, options or StreamOptions(api_key="k", max_retries=0)
+        )
+    ]
 
 
 # --- payload ----------------------------------------------------------------------------------

@@ -128,11 +128,18 @@ async def stream_messages(
     finished = False
     try:
         from pi_core.ai.http import is_json, open_stream, read_json
+        from pi_core.ai.transport_retry import RetryPolicy
 
         body = encode_payload(payload, parts)
         headers = request_headers(model, options, bool(payload.get("tools")))
         async with open_stream(
-            base_url(model), "v1/messages", body, headers, signal, options.on_response
+            base_url(model),
+            "v1/messages",
+            body,
+            headers,
+            signal,
+            options.on_response,
+            RetryPolicy.of(options.max_retries, options.timeout_ms),
         ) as response:
             if is_json(response):  # the server ignored `stream` and sent the whole message
                 events: Any = _as_async(message_as_events(await read_json(response)))

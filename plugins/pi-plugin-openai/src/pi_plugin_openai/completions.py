@@ -54,6 +54,8 @@ class _Blocks:
             usage = choices[0].get("usage")  # where Moonshot puts it
         if usage:
             _record_usage(self.builder, usage)
+        if self.builder.message.response_id is None and chunk.get("id"):
+            self.builder.message.response_id = chunk["id"]  # as pi: the first chunk's id
         events: list[AssistantMessageEvent] = []
         for choice in choices:
             delta = choice.get("delta")

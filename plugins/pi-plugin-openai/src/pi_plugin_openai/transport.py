@@ -80,11 +80,18 @@ async def open_response(
     """POST the payload; yield the stream's events (each `data:` JSON as a dict), or the JSON
     body (a dict) a server sent instead of a stream."""
     from pi_core.ai.http import is_json, open_stream, read_json
+    from pi_core.ai.transport_retry import RetryPolicy
 
     body = encode_payload(path, payload, parts)
     headers = request_headers(model, options, extra_headers)
     async with open_stream(
-        base_url(model), path, body, headers, options.signal, options.on_response
+        base_url(model),
+        path,
+        body,
+        headers,
+        options.signal,
+        options.on_response,
+        RetryPolicy.of(options.max_retries, options.timeout_ms),
     ) as response:
         if is_json(response):
             data = await read_json(response)
