@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from pi_core import AgentSession, LoadOptions, create_agent_session
+from pi_core.ai.auth import AuthStorage
+from pi_core.ai.model import Model
+from pi_core.config.paths import agent_dir
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -17,6 +20,7 @@ from pi_core.messages import (
     ToolCall,
     ToolResultMessage,
 )
+from pi_core.plugins.manager import PluginManager
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
 from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions
@@ -33,6 +37,7 @@ from pi_plugin_claude.protocol.messages import (
     tool_result_line,
     user_text_line,
 )
+from pi_plugin_claude.proxy_model import choose_model
 from pi_plugin_claude.runtime import create_claude_runtime
 from pi_plugin_claude.session.locate import choose_session
 from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_path
@@ -192,17 +197,26 @@ class ClaudeRunner:
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = list(self.options.tools)
-        model = requested_model(self.options)
-        on_anthropic = model is not None and model.startswith("anthropic/")
+        # pi-claude wires the profile itself: the entry point must not add it a second time
+        plugins = PluginManager(Path(self.cwd), agent_dir=agent_dir())
+        plugins.load(LoadOptions(blocked=[PROFILE_ENTRY_POINT]))
+        auth = AuthStorage(plugins.agent_dir / "auth.json")
+        wanted = requested_model(self.options)
+        model: Model | str | None = wanted
+        if wanted is not None:
+            model = choose_model(wanted, plugins.model_registry(auth), _anthropic_env())
+        on_anthropic = wanted is not None and (
+            isinstance(model, Model) or wanted.startswith("anthropic/")
+        )
         session = await create_agent_session(
             cwd=self.cwd,
             model=model,
+            plugin_manager=plugins,
+            auth=auth,
             tools=tools,
             no_builtin_tools=True,  # Claude's tools replace pi's seven
             custom_tools=create_claude_tools(self.cwd),
             plugins=[self.compat, self.bridge],
-            # pi-claude wires the profile itself: the entry point must not add it a second time
-            load_options=LoadOptions(blocked=[PROFILE_ENTRY_POINT]),
             session=manager,
             api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
@@ -232,8 +246,10 @@ class ClaudeRunner:
         wanted = requested_model(options)
         if wanted is None:
             raise ValueError("no default model: pass a model name")
-        choice = session.model_registry.resolve(wanted)
-        await session.set_model(choice.model)
+        chosen = choose_model(wanted, session.model_registry, _anthropic_env())
+        if isinstance(chosen, str):
+            chosen = session.model_registry.resolve(chosen).model
+        await session.set_model(chosen)
         await self._point_anthropic_at_env()
         return name or "default"
 
