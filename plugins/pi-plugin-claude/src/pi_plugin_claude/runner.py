@@ -24,6 +24,7 @@ from pi_core.plugins.manager import PluginManager
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
 from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions
+from pi_plugin_claude.permissions.offered import offered_tools
 from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge, SdkHookSource
 from pi_plugin_claude.protocol.control import ControlChannel, Output
@@ -221,6 +222,9 @@ class ClaudeRunner:
             api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
         self.session = session
+        session.set_active_tools(
+            offered_tools(session.get_active_tool_names(), self.gate.policy.deny)
+        )
         await self._point_anthropic_at_env()
         if self.options.max_thinking_tokens is not None:
             self.set_thinking_budget(self.options.max_thinking_tokens)

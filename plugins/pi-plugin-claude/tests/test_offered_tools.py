@@ -1,0 +1,58 @@
+"""What the model is offered: whole-tool deny rules remove tools; `--max-thinking-tokens`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from pi_core.testing import FakeLLMServer
+
+
+def run(pi_claude: str, *args: str) -> list[dict[str, Any]]:
+    """`pi-claude -p hi --output-format stream-json --verbose args…`: its stream-json lines."""
+    done = subprocess.run(
+        [pi_claude, "-p", "hi", "--output-format", "stream-json", "--verbose", *args],
+        input="", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+
+
+def offered(server: FakeLLMServer) -> list[str]:
+    """The tool names of the first request."""
+    return [tool["name"] for tool in server.requests[0].json()["tools"]]
+
+
+def test_disallowed_tools_are_not_offered(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("ok"))
+    lines = run(pi_claude, "--disallowedTools", "Bash,WebFetch")
+    names = offered(server)
+    assert "Bash" not in names and "WebFetch" not in names
+    assert "Read" in names and "Edit" in names
+    init = next(line for line in lines if line.get("subtype") == "init")
+    assert "Bash" not in init["tools"] and "Read" in init["tools"]
+
+
+def test_a_settings_deny_of_a_whole_tool_removes_it_too(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Write"]}})
+    )
+    server.queue(script.reply("ok"))
+    run(pi_claude)
+    names = offered(server)
+    assert "Write" not in names and "Edit" in names
+
+
+def test_a_deny_rule_with_a_specifier_keeps_the_tool_offered(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("ok"))
+    run(pi_claude, "--disallowedTools", "Bash(rm:*)")
+    assert "Bash" in offered(server)
