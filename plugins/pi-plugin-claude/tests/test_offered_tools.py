@@ -56,3 +56,36 @@ def test_a_deny_rule_with_a_specifier_keeps_the_tool_offered(
     server.queue(script.reply("ok"))
     run(pi_claude, "--disallowedTools", "Bash(rm:*)")
     assert "Bash" in offered(server)
+
+
+def thinking(server: FakeLLMServer) -> tuple[dict[str, Any], int]:
+    """The first request's `thinking` and `max_tokens`."""
+    body = server.requests[0].json()
+    return body["thinking"], body["max_tokens"]
+
+
+def test_max_thinking_tokens_is_the_exact_budget(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("ok"))
+    run(pi_claude, "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "5000")
+    budget, max_tokens = thinking(server)
+    assert budget["type"] == "enabled" and budget["budget_tokens"] == 5000
+    assert max_tokens > 5000
+
+
+def test_a_budget_past_max_tokens_is_capped_one_below_it(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("ok"))
+    run(pi_claude, "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "10000000")
+    budget, max_tokens = thinking(server)
+    assert budget["budget_tokens"] == max_tokens - 1
+
+
+def test_max_thinking_tokens_zero_sends_no_thinking(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    server.queue(script.reply("ok"))
+    run(pi_claude, "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "0")
+    assert server.requests[0].json().get("thinking", {}).get("type") != "enabled"

@@ -42,6 +42,7 @@ from pi_plugin_claude.proxy_model import choose_model
 from pi_plugin_claude.runtime import create_claude_runtime
 from pi_plugin_claude.session.locate import choose_session
 from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_path
+from pi_plugin_claude.thinking_budget import ThinkingBudget
 
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
@@ -154,6 +155,7 @@ class ClaudeRunner:
             self.runtime.hooks.sources.append(SdkHookSource(self.state, self.control))
         self.compat = ClaudeCompat(self.runtime)
         self.bridge = HostBridge(self.state, self.control, self.compat)
+        self.thinking_budget = ThinkingBudget()
         if options.permission_prompt_tool == "stdio" and stream_input:
             self.gate.ask = self.bridge.ask_host
         self.session: AgentSession | None = None
@@ -217,7 +219,7 @@ class ClaudeRunner:
             tools=tools,
             no_builtin_tools=True,  # Claude's tools replace pi's seven
             custom_tools=create_claude_tools(self.cwd),
-            plugins=[self.compat, self.bridge],
+            plugins=[self.compat, self.bridge, self.thinking_budget],
             session=manager,
             api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
@@ -258,8 +260,9 @@ class ClaudeRunner:
         return name or "default"
 
     def set_thinking_budget(self, tokens: int) -> None:
-        """`--max-thinking-tokens` / `set_max_thinking_tokens`: 0 turns thinking off."""
+        """`--max-thinking-tokens` / `set_max_thinking_tokens`: the budget; 0 turns thinking off."""
         session = self.session_or_fail()
+        self.thinking_budget.tokens = tokens if tokens > 0 else None
         if tokens <= 0:
             session.set_thinking_level("off")
         elif session.thinking_level == "off":
