@@ -1,0 +1,71 @@
+"""`tool_use_result` as Claude Code 2.1.197 reports it, for the same scripted calls.
+
+The expected values were seen running Claude Code itself against the loopback fake with the
+same file and calls (Read, then the Edit; its Edit result is quoted here).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from pi_core.testing import FakeLLMServer
+
+LINES = "l1\nl2\nl3\nl4\nl5\nhello world\nl7\nl8\nl9\nl10\nl11\n"
+
+
+def results(
+    pi_claude: str, server: FakeLLMServer, script: Any, calls: list[tuple[str, dict[str, Any]]]
+) -> list[Any]:
+    """Run the calls through `pi-claude -p` (acceptEdits); the `tool_use_result` of each."""
+    for index, (name, arguments) in enumerate(calls):
+        server.queue(script.call(f"toolu_{index}", name, arguments))
+    server.queue(script.reply("done"))
+    done = subprocess.run(
+        [pi_claude, "-p", "go", "--output-format", "stream-json", "--verbose",
+         "--permission-mode", "acceptEdits"],
+        input="", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return [line["tool_use_result"] for line in lines if "tool_use_result" in line]
+
+
+def test_edit_reports_the_original_file_and_its_hunks(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    target = project / "f.txt"
+    target.write_text(LINES)
+    edit = {"file_path": str(target), "old_string": "hello world", "new_string": "bye\nworld"}
+    [result] = results(pi_claude, server, script, [("Edit", edit)])
+    assert result["originalFile"] == LINES
+    assert result["structuredPatch"] == [
+        {
+            "oldStart": 3,
+            "oldLines": 7,
+            "newStart": 3,
+            "newLines": 8,
+            "lines": [" l3", " l4", " l5", "-hello world", "+bye", "+world", " l7", " l8", " l9"],
+        }
+    ]
+    assert target.read_text() == LINES.replace("hello world", "bye\nworld")
+
+
+def test_edit_replace_all_gives_one_hunk_per_distant_change(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    target = project / "g.txt"
+    original = "x\n" + "".join(f"n{i}\n" for i in range(10)) + "x\n"
+    target.write_text(original)
+    edit = {"file_path": str(target), "old_string": "x", "new_string": "y", "replace_all": True}
+    [result] = results(pi_claude, server, script, [("Edit", edit)])
+    assert result["originalFile"] == original
+    patch = result["structuredPatch"]
+    assert [(h["oldStart"], h["oldLines"], h["newStart"], h["newLines"]) for h in patch] == [
+        (1, 4, 1, 4),
+        (9, 4, 9, 4),
+    ]
+    assert patch[0]["lines"] == ["-x", "+y", " n0", " n1", " n2"]
+    assert patch[1]["lines"] == [" n7", " n8", " n9", "-x", "+y"]
