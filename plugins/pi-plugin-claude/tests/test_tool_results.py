@@ -69,3 +69,14 @@ def test_edit_replace_all_gives_one_hunk_per_distant_change(
     ]
     assert patch[0]["lines"] == ["-x", "+y", " n0", " n1", " n2"]
     assert patch[1]["lines"] == [" n7", " n8", " n9", "-x", "+y"]
+
+
+def test_grep_only_matching_prints_each_match_alone(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    (project / "a.txt").write_text("foo=1 bar=2\nnothing\nbaz=3\n")
+    grep = {"pattern": "[a-z]+=[0-9]", "output_mode": "content", "-o": True}
+    [result] = results(pi_claude, server, script, [("Grep", grep)])
+    assert result["content"].splitlines() == ["a.txt:1:foo=1", "a.txt:1:bar=2", "a.txt:3:baz=3"]
+    grep_tool = next(t for t in server.requests[0].json()["tools"] if t["name"] == "Grep")
+    assert grep_tool["input_schema"]["properties"]["-o"]["type"] == "boolean"

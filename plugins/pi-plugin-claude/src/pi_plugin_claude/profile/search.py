@@ -88,6 +88,8 @@ def grep_arguments(params: GrepInput) -> list[str]:
     if mode == "content":
         if params.line_numbers is not False:
             args.append("-n")
+        if params.only_matching:
+            args.append("-o")
         around = params.context if params.context is not None else params.around
         if around is not None:
             args += ["-C", str(around)]
