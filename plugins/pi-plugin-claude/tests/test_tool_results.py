@@ -80,3 +80,27 @@ def test_grep_only_matching_prints_each_match_alone(
     assert result["content"].splitlines() == ["a.txt:1:foo=1", "a.txt:1:bar=2", "a.txt:3:baz=3"]
     grep_tool = next(t for t in server.requests[0].json()["tools"] if t["name"] == "Grep")
     assert grep_tool["input_schema"]["properties"]["-o"]["type"] == "boolean"
+
+
+def test_ls_lists_the_whole_tree_without_hidden_entries(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    for folder in ("src/pkg/deep", "src/__pycache__", ".git", "build"):
+        (project / folder).mkdir(parents=True)
+    for name in ("src/a.py", "src/pkg/b.py", "src/pkg/deep/c.py", ".env", "build/out.o", "z.md"):
+        (project / name).write_text("x\n")
+    ls = {"path": str(project), "ignore": ["build"]}
+    results(pi_claude, server, script, [("LS", ls)])
+    listing = [m for m in server.requests[1].json()["messages"] if m["role"] == "user"][-1]
+    text = next(b for b in listing["content"] if b["type"] == "tool_result")["content"]
+    text = text if isinstance(text, str) else "".join(part["text"] for part in text)
+    assert text.splitlines() == [
+        f"- {project}/",
+        "  - src/",
+        "    - a.py",
+        "    - pkg/",
+        "      - b.py",
+        "      - deep/",
+        "        - c.py",
+        "  - z.md",
+    ]
