@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cc_recording import claude_code
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream
 
@@ -203,6 +204,16 @@ def test_a_model_pi_does_not_know_goes_to_the_server_as_given(
     request = server.requests[0]
     assert request.path.startswith("/v1/messages")
     assert request.json()["model"] == name.removeprefix("anthropic/")
+
+
+def test_a_proxy_model_name_is_sent_as_claude_code_sends_it(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    recorded = claude_code("proxy_model")
+    server.queue(script.reply("ok"))
+    done = ask(pi_claude, *recorded["argv"])
+    assert done.returncode == 0, done.stderr
+    assert server.requests[0].json()["model"] == recorded["model"] == "my-proxy-model"
 
 
 def test_an_unknown_model_without_anthropic_env_is_still_an_error(

@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from cc_recording import claude_code
+
 from pi_core.testing import FakeLLMServer
 
 
@@ -29,10 +31,11 @@ def test_disallowed_tools_are_not_offered(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(script.reply("ok"))
-    lines = run(pi_claude, "--disallowedTools", "Bash,WebFetch")
+    recorded = claude_code("disallowed_tools")
+    lines = run(pi_claude, *recorded["argv"])
     names = offered(server)
-    assert "Bash" not in names and "WebFetch" not in names
-    assert "Read" in names and "Edit" in names
+    for tool in ("Bash", "WebFetch", "Read", "Edit"):
+        assert (tool in names) == (tool in recorded["tools"]), tool
     init = next(line for line in lines if line.get("subtype") == "init")
     assert "Bash" not in init["tools"] and "Read" in init["tools"]
 
@@ -54,8 +57,9 @@ def test_a_deny_rule_with_a_specifier_keeps_the_tool_offered(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(script.reply("ok"))
-    run(pi_claude, "--disallowedTools", "Bash(rm:*)")
-    assert "Bash" in offered(server)
+    recorded = claude_code("disallowed_with_specifier")
+    run(pi_claude, *recorded["argv"])
+    assert "Bash" in offered(server) and "Bash" in recorded["tools"]
 
 
 def thinking(server: FakeLLMServer) -> tuple[dict[str, Any], int]:
@@ -68,9 +72,11 @@ def test_max_thinking_tokens_is_the_exact_budget(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(script.reply("ok"))
-    run(pi_claude, "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "5000")
+    recorded = claude_code("thinking_budget")
+    run(pi_claude, "--model", "claude-sonnet-4-5", *recorded["argv"])
     budget, max_tokens = thinking(server)
-    assert budget["type"] == "enabled" and budget["budget_tokens"] == 5000
+    assert budget["type"] == recorded["thinking"]["type"] == "enabled"
+    assert budget["budget_tokens"] == recorded["thinking"]["budget_tokens"] == 5000
     assert max_tokens > 5000
 
 
@@ -78,8 +84,10 @@ def test_a_budget_past_max_tokens_is_capped_one_below_it(
     pi_claude: str, project: Path, server: FakeLLMServer, script: Any
 ) -> None:
     server.queue(script.reply("ok"))
-    run(pi_claude, "--model", "claude-sonnet-4-5", "--max-thinking-tokens", "10000000")
+    recorded = claude_code("thinking_budget_capped")
+    run(pi_claude, "--model", "claude-sonnet-4-5", *recorded["argv"])
     budget, max_tokens = thinking(server)
+    assert recorded["thinking"]["budget_tokens"] == recorded["max_tokens"] - 1
     assert budget["budget_tokens"] == max_tokens - 1
 
 

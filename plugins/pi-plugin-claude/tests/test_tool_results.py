@@ -1,7 +1,7 @@
 """`tool_use_result` as Claude Code 2.1.197 reports it, for the same scripted calls.
 
-The expected values were seen running Claude Code itself against the loopback fake with the
-same file and calls (Read, then the Edit; its Edit result is quoted here).
+Edit is compared with Claude Code's own result for the same file and call, recorded by
+fixtures/claude_code/record_requests.py into fixtures/claude_code/requests.json.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ import json
 import subprocess
 from pathlib import Path
 from typing import Any
+
+from cc_recording import claude_code
 
 from pi_core.testing import FakeLLMServer
 
@@ -40,16 +42,10 @@ def test_edit_reports_the_original_file_and_its_hunks(
     target.write_text(LINES)
     edit = {"file_path": str(target), "old_string": "hello world", "new_string": "bye\nworld"}
     [result] = results(pi_claude, server, script, [("Edit", edit)])
-    assert result["originalFile"] == LINES
-    assert result["structuredPatch"] == [
-        {
-            "oldStart": 3,
-            "oldLines": 7,
-            "newStart": 3,
-            "newLines": 8,
-            "lines": [" l3", " l4", " l5", "-hello world", "+bye", "+world", " l7", " l8", " l9"],
-        }
-    ]
+    recorded = claude_code("edit", project)["tool_use_results"][-1]
+    assert recorded["originalFile"] == LINES
+    for field in ("filePath", "oldString", "newString", "originalFile", "structuredPatch"):
+        assert result[field] == recorded[field], field
     assert target.read_text() == LINES.replace("hello world", "bye\nworld")
 
 
