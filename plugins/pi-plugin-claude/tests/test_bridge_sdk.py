@@ -259,3 +259,25 @@ async def test_session_start_of_a_resumed_runtime_says_resume(
     session = await open_session(project, runtime)
     assert json.loads(log.read_text())["source"] == "resume"
     await session.shutdown()
+
+
+async def test_pre_compact_stdout_becomes_the_summary_instructions(
+    project: Path, server: FakeLLMServer
+) -> None:
+    hook = {"type": "command", "command": "echo 'Keep the list of failing tests.'"}
+    settings = {"hooks": {"PreCompact": [{"matcher": "", "hooks": [hook]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+    runtime = create_claude_runtime(project, permission_mode="bypassPermissions")
+    session = await open_session(project, runtime)
+    server.queue(chat_stream("one"), chat_stream("two"))
+    await session.prompt("first")
+    await session.prompt("second")
+    server.queue(chat_stream("the summary"))
+    await session.compact("Mention the database.")
+    summary_request = json.dumps(server.requests[-1].json()["messages"])
+    assert "Mention the database." in summary_request
+    assert "Keep the list of failing tests." in summary_request
+    assert summary_request.index("Mention the database.") < summary_request.index(
+        "Keep the list of failing tests."
+    )
+    await session.shutdown()

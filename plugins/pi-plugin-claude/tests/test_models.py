@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cc_recording import claude_code
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream
 
@@ -192,3 +193,33 @@ def test_an_unknown_fallback_model_keeps_the_original_error(
     assert json.loads(done.stdout)["result"].startswith("API Error: 529")
     assert "cannot switch to --fallback-model nowhere/no-such-model" in done.stderr
     assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize("name", ["my-proxy-model", "claude-house-7", "anthropic/house-model"])
+def test_a_model_pi_does_not_know_goes_to_the_server_as_given(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any, name: str
+) -> None:
+    server.queue(script.reply("from the proxy"))
+    done = ask(pi_claude, "--model", name)
+    assert json.loads(done.stdout)["result"] == "from the proxy", done.stderr
+    request = server.requests[0]
+    assert request.path.startswith("/v1/messages")
+    assert request.json()["model"] == name.removeprefix("anthropic/")
+
+
+def test_a_proxy_model_name_is_sent_as_claude_code_sends_it(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    recorded = claude_code("proxy_model")
+    server.queue(script.reply("ok"))
+    done = ask(pi_claude, *recorded["argv"])
+    assert done.returncode == 0, done.stderr
+    assert server.requests[0].json()["model"] == recorded["model"] == "my-proxy-model"
+
+
+def test_an_unknown_model_without_anthropic_env_is_still_an_error(
+    pi_claude: str, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    without_anthropic(monkeypatch)
+    done = ask(pi_claude, "--model", "my-proxy-model")
+    assert done.returncode == 1 and "Unknown model" in done.stderr

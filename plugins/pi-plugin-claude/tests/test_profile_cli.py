@@ -122,7 +122,9 @@ def test_glob_grep_and_ls(pi: Pi) -> None:
     assert count.endswith("Found 3 total occurrences across 2 files.")
     assert run_tool(pi, "Grep", pattern="nothing-matches-this") == "No files found"
     listing = run_tool(pi, "LS", path=str(pi.cwd))
-    assert listing.split("\n") == [f"- {pi.cwd}/", "  - notes.md", "  - src/"]
+    assert listing.split("\n") == [
+        f"- {pi.cwd}/", "  - notes.md", "  - src/", "    - a.py", "    - b.py",
+    ]  # fmt: skip
 
 
 def test_todo_write_and_exit_plan_mode(pi: Pi) -> None:

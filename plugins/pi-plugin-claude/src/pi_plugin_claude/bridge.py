@@ -279,7 +279,7 @@ class ClaudeCompat:
     async def session_before_compact(
         self, event: SessionBeforeCompactEvent, ctx: ExtensionContext
     ) -> SessionBeforeCompactResult | None:
-        """PreCompact: exit 2 (or `decision: block`) cancels the compaction."""
+        """PreCompact: exit 2 (or `decision: block`) cancels; plain stdout adds instructions."""
         if not self.runtime.hooks.has("PreCompact"):
             return None
         trigger = "manual" if event.custom_instructions is not None else "auto"
@@ -291,6 +291,11 @@ class ClaudeCompat:
         if outcome.blocked:
             self._tell_user(ctx, [f"Compaction blocked by PreCompact hook: {outcome.reason}"])
             return SessionBeforeCompactResult(cancel=True)
+        if outcome.compact_instructions:
+            # the summarizer (a later impl of this hook) reads the event's instructions
+            event.custom_instructions = merge_instructions(
+                event.custom_instructions, outcome.compact_instructions
+            )
         return None
 
     async def notify(self, message: str, notification_type: str, title: str | None = None) -> None:
@@ -300,6 +305,11 @@ class ClaudeCompat:
             fields["title"] = title
         if self.runtime.hooks.has("Notification"):
             await self.runtime.hooks.fire("Notification", fields)
+
+
+def merge_instructions(given: str | None, from_hooks: list[str]) -> str:
+    """The user's compaction instructions, then the PreCompact hooks' (joined as Claude Code)."""
+    return "\n\n".join(part for part in (given or "", *from_hooks) if part)
 
 
 def _denial(name: str, call_id: str, tool_input: dict[str, Any]) -> PermissionDenial:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pi_plugin_claude.edit_patch import structured_patch
+
 NO_OUTPUT = "(Bash completed with no output)"
 _NUMBERED = re.compile(r"^\s*\d+\t", re.MULTILINE)
 _GLOB_TRUNCATED = "(Results are truncated. Consider using a more specific path or pattern.)"
@@ -64,12 +66,20 @@ def _write(tool_input: dict[str, Any], text: str, details: Any) -> dict[str, Any
 
 
 def _edit(tool_input: dict[str, Any], text: str, details: Any) -> dict[str, Any]:
+    old = str(tool_input.get("old_string", ""))
+    new = str(tool_input.get("new_string", ""))
+    original = details.get("originalFile") if isinstance(details, dict) else None
+    patch: list[dict[str, Any]] = []
+    if isinstance(original, str):
+        count = -1 if tool_input.get("replace_all") else 1
+        after = original.replace(old, new, count)
+        patch = structured_patch(original, after)
     return {
         "filePath": str(tool_input.get("file_path", "")),
-        "oldString": str(tool_input.get("old_string", "")),
-        "newString": str(tool_input.get("new_string", "")),
-        "originalFile": None,
-        "structuredPatch": [],
+        "oldString": old,
+        "newString": new,
+        "originalFile": original if isinstance(original, str) else None,
+        "structuredPatch": patch,
         "userModified": False,
         "replaceAll": bool(tool_input.get("replace_all")),
     }

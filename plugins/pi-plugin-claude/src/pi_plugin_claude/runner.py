@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from pi_core import AgentSession, LoadOptions, create_agent_session
+from pi_core.ai.auth import AuthStorage
+from pi_core.ai.model import Model
+from pi_core.config.paths import agent_dir
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -17,9 +20,11 @@ from pi_core.messages import (
     ToolCall,
     ToolResultMessage,
 )
+from pi_core.plugins.manager import PluginManager
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
 from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions
+from pi_plugin_claude.permissions.offered import offered_tools
 from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.protocol.bridge import BridgeState, HostBridge, SdkHookSource
 from pi_plugin_claude.protocol.control import ControlChannel, Output
@@ -33,9 +38,11 @@ from pi_plugin_claude.protocol.messages import (
     tool_result_line,
     user_text_line,
 )
+from pi_plugin_claude.proxy_model import choose_model
 from pi_plugin_claude.runtime import create_claude_runtime
 from pi_plugin_claude.session.locate import choose_session
 from pi_plugin_claude.session.transcript import TranscriptWriter, transcript_path
+from pi_plugin_claude.thinking_budget import ThinkingBudget
 
 CLAUDE_CODE_VERSION = "2.1.5"
 """The Claude Code release whose protocol pi-claude speaks (reported in system/init)."""
@@ -148,6 +155,7 @@ class ClaudeRunner:
             self.runtime.hooks.sources.append(SdkHookSource(self.state, self.control))
         self.compat = ClaudeCompat(self.runtime)
         self.bridge = HostBridge(self.state, self.control, self.compat)
+        self.thinking_budget = ThinkingBudget()
         if options.permission_prompt_tool == "stdio" and stream_input:
             self.gate.ask = self.bridge.ask_host
         self.session: AgentSession | None = None
@@ -192,21 +200,33 @@ class ClaudeRunner:
         tools: list[str] | None = None
         if self.options.tools is not None and self.options.tools != ["default"]:
             tools = list(self.options.tools)
-        model = requested_model(self.options)
-        on_anthropic = model is not None and model.startswith("anthropic/")
+        # pi-claude wires the profile itself: the entry point must not add it a second time
+        plugins = PluginManager(Path(self.cwd), agent_dir=agent_dir())
+        plugins.load(LoadOptions(blocked=[PROFILE_ENTRY_POINT]))
+        auth = AuthStorage(plugins.agent_dir / "auth.json")
+        wanted = requested_model(self.options)
+        model: Model | str | None = wanted
+        if wanted is not None:
+            model = choose_model(wanted, plugins.model_registry(auth), _anthropic_env())
+        on_anthropic = wanted is not None and (
+            isinstance(model, Model) or wanted.startswith("anthropic/")
+        )
         session = await create_agent_session(
             cwd=self.cwd,
             model=model,
+            plugin_manager=plugins,
+            auth=auth,
             tools=tools,
             no_builtin_tools=True,  # Claude's tools replace pi's seven
             custom_tools=create_claude_tools(self.cwd),
-            plugins=[self.compat, self.bridge],
-            # pi-claude wires the profile itself: the entry point must not add it a second time
-            load_options=LoadOptions(blocked=[PROFILE_ENTRY_POINT]),
+            plugins=[self.compat, self.bridge, self.thinking_budget],
             session=manager,
             api_key=anthropic_key() if on_anthropic else None,  # never another provider's key
         )
         self.session = session
+        session.set_active_tools(
+            offered_tools(session.get_active_tool_names(), self.gate.policy.deny)
+        )
         await self._point_anthropic_at_env()
         if self.options.max_thinking_tokens is not None:
             self.set_thinking_budget(self.options.max_thinking_tokens)
@@ -232,14 +252,17 @@ class ClaudeRunner:
         wanted = requested_model(options)
         if wanted is None:
             raise ValueError("no default model: pass a model name")
-        choice = session.model_registry.resolve(wanted)
-        await session.set_model(choice.model)
+        chosen = choose_model(wanted, session.model_registry, _anthropic_env())
+        if isinstance(chosen, str):
+            chosen = session.model_registry.resolve(chosen).model
+        await session.set_model(chosen)
         await self._point_anthropic_at_env()
         return name or "default"
 
     def set_thinking_budget(self, tokens: int) -> None:
-        """`--max-thinking-tokens` / `set_max_thinking_tokens`: 0 turns thinking off."""
+        """`--max-thinking-tokens` / `set_max_thinking_tokens`: the budget; 0 turns thinking off."""
         session = self.session_or_fail()
+        self.thinking_budget.tokens = tokens if tokens > 0 else None
         if tokens <= 0:
             session.set_thinking_level("off")
         elif session.thinking_level == "off":

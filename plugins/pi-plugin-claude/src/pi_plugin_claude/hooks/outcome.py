@@ -1,9 +1,10 @@
 """What a set of hook replies means for one event, by Claude Code's exit-code and JSON rules.
 
 Exit 0: stdout is a JSON object (its fields act) or plain text (added to the model's context for
-UserPromptSubmit and SessionStart, else only logged). Exit 2: a blocking error whose stderr goes
-to the model (PreToolUse, PostToolUse, Stop, SubagentStop) or the user (UserPromptSubmit,
-PreCompact). Any other exit: a non-blocking error shown to the user.
+UserPromptSubmit and SessionStart, the summary's instructions for PreCompact, else only logged).
+Exit 2: a blocking error whose stderr goes to the model (PreToolUse, PostToolUse, Stop,
+SubagentStop) or the user (UserPromptSubmit, PreCompact). Any other exit: a non-blocking error
+shown to the user.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ class HookOutcome:
     stop: bool = False
     """`continue: false`: the agent stops after this event."""
     stop_reason: str = ""
+    compact_instructions: list[str] = field(default_factory=list)
+    """PreCompact's plain stdout: instructions for the summary, as Claude Code takes them."""
     replies: list[HookReply] = field(default_factory=list)
 
 
@@ -105,6 +108,8 @@ def combine(event: str, replies: list[HookReply], tool_name: str | None = None) 
                 _apply_json(outcome, reply, prefix)
             elif reply.stdout.strip() and event in PLAIN_STDOUT_TO_MODEL:
                 outcome.additional_context.append(f"{event} hook success: {reply.stdout.strip()}")
+            elif reply.stdout.strip() and event == "PreCompact":
+                outcome.compact_instructions.append(reply.stdout.strip())
         elif reply.exit_code == 2 and event in BLOCKING_EVENTS:
             stderr = reply.stderr.strip() or "No stderr output"
             if event == "PreToolUse":

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pi_plugin_tools.api import file_mutation_lock, replace_file
+from pydantic import BaseModel
 
 from pi_core.messages import TextContent
 from pi_core.tools import ToolResult
@@ -136,13 +137,23 @@ def _read_text(path: str, shown: str) -> str:
         raise FileNotFoundError(f"File does not exist: {shown}") from None
 
 
-async def _rewrite(path: str, shown: str, edit: list[tuple[str, str, bool]]) -> None:
-    """Apply the edits in order and replace the file once, atomically (pi's replace_file)."""
+async def _rewrite(path: str, shown: str, edit: list[tuple[str, str, bool]]) -> str:
+    """Apply the edits in order and replace the file once, atomically (pi's replace_file).
+
+    Returns the file's text before the edits."""
     async with file_mutation_lock(path):
-        content = await asyncio.to_thread(_read_text, path, shown)
+        original = await asyncio.to_thread(_read_text, path, shown)
+        content = original
         for old, new, replace_all in edit:
             content = replace_text(content, old, new, replace_all)
         await asyncio.to_thread(replace_file, path, content.encode("utf-8"))
+    return original
+
+
+def _with_original(details: Any, original: str) -> dict[str, Any]:
+    """pi's edit details plus the file's text before the edit (Claude's `originalFile`)."""
+    base = details.model_dump() if isinstance(details, BaseModel) else details
+    return {**(base if isinstance(base, dict) else {}), "originalFile": original}
 
 
 class EditTool(ClaudeTool[EditInput]):
@@ -168,15 +179,20 @@ class EditTool(ClaudeTool[EditInput]):
         """Check the match count in Claude's words, then edit through pi (or replace all)."""
         path = absolute(params.file_path, ctx.cwd)
         if params.replace_all:
-            await _rewrite(path, params.file_path, [(params.old_string, params.new_string, True)])
+            edit = [(params.old_string, params.new_string, True)]
+            original = await _rewrite(path, params.file_path, edit)
             return ToolResult.text(
-                f"The file {path} has been updated. All occurrences were successfully replaced."
+                f"The file {path} has been updated. All occurrences were successfully replaced.",
+                _with_original(None, original),
             )
         content = await asyncio.to_thread(_read_text, path, params.file_path)
         replace_text(content, params.old_string, params.new_string, False)  # Claude's errors
         edits = [{"oldText": params.old_string, "newText": params.new_string}]
         result = await self.run_pi("edit", {"path": path, "edits": edits}, call_id, signal, ctx)
-        return ToolResult.text(f"The file {path} has been updated successfully.", result.details)
+        return ToolResult.text(
+            f"The file {path} has been updated successfully.",
+            _with_original(result.details, content),
+        )
 
 
 def _excerpt(text: str, width: int = 50) -> str:

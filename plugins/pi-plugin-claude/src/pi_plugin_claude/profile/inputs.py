@@ -139,6 +139,12 @@ class GrepInput(ClaudeInput):
     ignore_case: bool | None = Field(
         default=None, alias="-i", description="Case insensitive search (rg -i)"
     )
+    only_matching: bool | None = Field(
+        default=None,
+        alias="-o",
+        description="Output just the matched text, one match per line (rg -o). Only with "
+        'output_mode "content"; ignored otherwise. Defaults to false.',
+    )
     type: str | None = Field(default=None, description="File type to search (rg --type)")
     head_limit: int | None = Field(
         default=None,

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 from typing import TYPE_CHECKING
 
-from pi_plugin_tools.api import RipgrepProcess, find_paths, list_entries
+from pi_plugin_tools.api import RipgrepProcess, find_paths
 
 from pi_core.tools import ToolResult
 from pi_plugin_claude.profile.base import ClaudeTool, absolute, relative_if_inside
 from pi_plugin_claude.profile.inputs import GlobInput, GrepInput, LSInput
+from pi_plugin_claude.profile.ls_tree import collect, draw_tree
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
@@ -88,6 +88,8 @@ def grep_arguments(params: GrepInput) -> list[str]:
     if mode == "content":
         if params.line_numbers is not False:
             args.append("-n")
+        if params.only_matching:
+            args.append("-o")
         around = params.context if params.context is not None else params.around
         if around is not None:
             args += ["-C", str(around)]
@@ -209,7 +211,7 @@ class GrepTool(ClaudeTool[GrepInput]):
 
 
 class LSTool(ClaudeTool[LSInput]):
-    """`LS`: pi's directory listing, drawn as Claude's indented tree (one level)."""
+    """`LS`: the folder's tree (hidden entries left out), drawn as Claude's indented tree."""
 
     name = "LS"
     label = "LS"
@@ -228,12 +230,10 @@ class LSTool(ClaudeTool[LSInput]):
         on_update: ToolUpdateCallback | None,
         ctx: ExtensionContext,
     ) -> ToolResult:
-        """List the folder's entries (folders end in `/`), minus the ignored ones."""
+        """List the folder's tree (folders end in `/`), minus the ignored entries."""
         folder = absolute(params.path, ctx.cwd)
-        entries, more = list_entries(folder, 1000)
-        ignored = params.ignore or []
-        kept = [e for e in entries if not any(fnmatch.fnmatch(e.rstrip("/"), g) for g in ignored)]
-        lines = [f"- {folder.rstrip(os.sep)}/"] + [f"  - {entry}" for entry in kept]
+        paths, more = collect(folder, params.ignore or [])
+        lines = draw_tree(folder, paths)
         if more:
             lines.append(TRUNCATED)
         return ToolResult.text("\n".join(lines))
