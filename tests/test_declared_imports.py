@@ -53,7 +53,7 @@ def undeclared(project_root: Path, package: Path) -> dict[str, list[str]]:
     for name in sorted(imported_top_levels(package)):
         if name in sys.stdlib_module_names or name in FIRST_PARTY:
             continue
-        dists = [canonicalize_name(dist) for dist in providers.get(name, [name])]
+        dists: list[str] = [canonicalize_name(dist) for dist in providers.get(name, [name])]
         if not wanted & set(dists):
             missing[name] = dists
     return missing

@@ -106,7 +106,7 @@ def test_metadata_is_complete(built: dict[str, Built], name: str) -> None:
     assert "Typing :: Typed" in classifiers
     assert "License :: OSI Approved :: MIT License" not in classifiers  # the expression says it
     assert meta["Description-Content-Type"] == "text/markdown"
-    assert meta.get_payload().strip()  # the README
+    assert str(meta.get_payload()).strip()  # the README
 
 
 @pytest.mark.parametrize("name", _names())
