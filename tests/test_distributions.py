@@ -189,3 +189,21 @@ def test_twine_accepts_every_archive(built: dict[str, Built]) -> None:
     files = [str(path) for dist in built.values() for path in (dist.wheel, dist.sdist)]
     done = subprocess.run([twine, "check", "--strict", *files], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_each_sdist_builds_the_same_wheel(
+    built: dict[str, Built], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """What pip does with an sdist: unpack it and build a wheel; nothing may be missing."""
+    for name, dist in built.items():
+        unpacked = tmp_path_factory.mktemp(f"{name}-unpacked")
+        with tarfile.open(dist.sdist) as archive:
+            archive.extractall(unpacked, filter="data")
+        (source,) = unpacked.iterdir()
+        subprocess.run(
+            [sys.executable, "-m", "hatchling", "build", "-t", "wheel", "-d", str(unpacked / "w")],
+            cwd=source, check=True, capture_output=True,
+        )  # fmt: skip
+        (wheel,) = (unpacked / "w").glob("*.whl")
+        with zipfile.ZipFile(wheel) as archive:
+            assert sorted(archive.namelist()) == sorted(dist.wheel_names()), name
