@@ -47,6 +47,9 @@ if TYPE_CHECKING:
         ModelRegistry as ModelRegistry,
         UnknownModelError as UnknownModelError,
     )
+    from pi_core.config.paths import (
+        agent_dir as agent_dir,
+    )
     from pi_core.events import (
         ToolCallEvent as ToolCallEvent,
         ToolCallResult as ToolCallResult,
@@ -130,6 +133,7 @@ _EXPORTS: dict[str, str] = {
     "MissingApiKeyError": "pi_core.ai.model_registry",
     "ModelRegistry": "pi_core.ai.model_registry",
     "UnknownModelError": "pi_core.ai.model_registry",
+    "agent_dir": "pi_core.config.paths",
     "ToolCallEvent": "pi_core.events",
     "ToolCallResult": "pi_core.events",
     "ToolResultEvent": "pi_core.events",

@@ -22,7 +22,8 @@ from typing import Any, TypeVar
 import pydantic_core
 
 from pi_core.abort import AbortError, AbortSignal
-from pi_core.ai.transport_retry import RetryPolicy, delay_ms, status_is_retryable
+from pi_core.ai.transport_retry import RetryPolicy as RetryPolicy  # plugins build one
+from pi_core.ai.transport_retry import delay_ms, status_is_retryable
 
 if "httpx" not in sys.modules:
     # httpx's own command-line tool (`httpx._main`), which `import httpx` loads, imports rich,

@@ -127,8 +127,7 @@ async def stream_messages(
     stop: StopReason | None = None
     finished = False
     try:
-        from pi_core.ai.http import is_json, open_stream, read_json
-        from pi_core.ai.transport_retry import RetryPolicy
+        from pi_core.ai.http import RetryPolicy, is_json, open_stream, read_json
 
         body = encode_payload(payload, parts)
         headers = request_headers(model, options, bool(payload.get("tools")))

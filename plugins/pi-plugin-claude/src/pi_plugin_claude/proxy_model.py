@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pi_core.ai.model import Model
-from pi_core.ai.model_registry import ModelRegistry, UnknownModelError
+from pi_core import Model, ModelRegistry, UnknownModelError
 
 TEMPLATE_MODEL = "claude-sonnet-4-5"
 """The known Claude model whose limits and wire format an unknown name borrows."""

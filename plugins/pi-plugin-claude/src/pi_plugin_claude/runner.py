@@ -9,10 +9,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pi_core import AgentSession, LoadOptions, create_agent_session
-from pi_core.ai.auth import AuthStorage
-from pi_core.ai.model import Model
-from pi_core.config.paths import agent_dir
+from pi_core import (
+    AgentSession,
+    AuthStorage,
+    LoadOptions,
+    Model,
+    PluginManager,
+    agent_dir,
+    create_agent_session,
+)
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -20,7 +25,6 @@ from pi_core.messages import (
     ToolCall,
     ToolResultMessage,
 )
-from pi_core.plugins.manager import PluginManager
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.fallback import fallback_trigger, model_fallback_line
 from pi_plugin_claude.options import CLAUDE_ALIASES, ClaudeOptions

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core import hookimpl
-from pi_core.events.agent import BeforeProviderRequestEvent
-from pi_core.plugins.context import ExtensionContext
+from pi_core import ExtensionContext, hookimpl
+from pi_core.events import BeforeProviderRequestEvent
 
 
 class ThinkingBudget:

@@ -79,8 +79,7 @@ async def open_response(
 ) -> AsyncIterator[dict[str, Any] | EventStream]:
     """POST the payload; yield the stream's events (each `data:` JSON as a dict), or the JSON
     body (a dict) a server sent instead of a stream."""
-    from pi_core.ai.http import is_json, open_stream, read_json
-    from pi_core.ai.transport_retry import RetryPolicy
+    from pi_core.ai.http import RetryPolicy, is_json, open_stream, read_json
 
     body = encode_payload(path, payload, parts)
     headers = request_headers(model, options, extra_headers)

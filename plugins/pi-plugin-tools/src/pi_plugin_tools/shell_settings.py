@@ -28,7 +28,7 @@ class ShellSettings:
 
 def load_shell_settings(cwd: str) -> ShellSettings:
     """Read the two settings (global, then the project's) for a command run in `cwd`."""
-    from pi_core.resources.settings import SettingsManager
+    from pi_core import SettingsManager
 
     settings = SettingsManager.create(cwd)
     return ShellSettings(settings.get_shell_path(), settings.get_shell_command_prefix())
