@@ -13,24 +13,10 @@ import pytest
 
 from pi_core.testing.wire import chat_models_json, chat_stream
 from tests.interactive.conftest import Screen, stripped_lines
+from tests.interactive.test_repl_settings import command, set_settings, settings
 
 ITERM = {"TERM_PROGRAM": "iTerm.app"}  # a terminal that draws images inline
 INLINE = b"\x1b]1337;File=inline=1;"
-
-
-def command(screen: Screen, text: str) -> None:
-    screen.type(text)
-    screen.keys("Enter")
-
-
-def settings(screen: Screen) -> dict[str, Any]:
-    return dict(json.loads((screen.agent_dir / "settings.json").read_text()))
-
-
-def set_settings(screen: Screen, **values: Any) -> None:
-    current = settings(screen)
-    current.update(values)
-    (screen.agent_dir / "settings.json").write_text(json.dumps(current))
 
 
 def open_row(screen: Screen, search: str, label: str) -> None:
