@@ -3,22 +3,14 @@ input, with the real completer, no terminal and no session."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.input import create_pipe_input
-from prompt_toolkit.key_binding import merge_key_bindings
-from prompt_toolkit.layout import Layout, Window
-from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.output import DummyOutput
 
 from pi_core.modes.interactive.completion import EditorCompleter, SlashEntry
-from pi_core.modes.interactive.default_keys import emacs_key_bindings
-from pi_core.modes.interactive.keys import build_key_bindings
 from tests.interactive.test_keys import Recorder
+from tests.interactive.test_keys import drive as drive_keys
 
 ENTRIES = [SlashEntry("session", "Show session info", "built-in"),
            SlashEntry("settings", "Open the settings", "built-in")]  # fmt: skip
@@ -33,25 +25,8 @@ def drive(data: str, cwd: Path) -> tuple[Recorder, Buffer]:
         complete_while_typing=Condition(lambda: buffer.text.startswith("/")),
     )
 
-    async def run() -> None:
-        with create_pipe_input() as pipe:
-            keys = build_key_bindings(actions, dialog_open=Condition(lambda: False))
-            app: Application[None] = Application(
-                layout=Layout(Window(BufferControl(buffer))),
-                key_bindings=merge_key_bindings([emacs_key_bindings(), keys]),
-                input=pipe,
-                output=DummyOutput(),
-            )
-            app.ttimeoutlen = 0.01
-            app.timeoutlen = 0.01
-            pipe.send_text(data)
-            task = asyncio.ensure_future(app.run_async())
-            await asyncio.sleep(0.3)
-            app.exit()
-            await task
-
-    asyncio.run(run())
-    return actions, buffer
+    # synchronised on the editor sending what Enter took, not on a pause
+    return drive_keys(data, actions, buffer=buffer, until=lambda done: bool(done.calls))
 
 
 def test_enter_right_after_a_command_name_takes_the_command(tmp_path: Path) -> None:

@@ -81,17 +81,20 @@ def drive(
     recorder: Recorder | None = None,
     shortcuts: dict[str, Callable[[], Any]] | None = None,
     clock: Callable[[], float] | None = None,
+    buffer: Buffer | None = None,
+    until: Callable[[Recorder], bool] | None = None,
 ) -> tuple[Recorder, Buffer]:
-    """Feed `data` to an app holding only the editor and its keys; return what happened."""
+    """Feed `data` to an app holding only the editor (`buffer`, a plain one by default) and its
+    keys; return what happened. With `until`, the app runs until it holds (bounded)."""
     actions = recorder or Recorder()
-    buffer = Buffer(multiline=True)
+    editor = buffer or Buffer(multiline=True)
 
     async def run() -> None:
         with create_pipe_input() as pipe:
             keys = build_key_bindings(actions, dialog_open=Condition(lambda: False),
                                       shortcuts=shortcuts, clock=clock)  # fmt: skip
             app: Application[None] = Application(
-                layout=Layout(Window(BufferControl(buffer))),
+                layout=Layout(Window(BufferControl(editor))),
                 key_bindings=merge_key_bindings([emacs_key_bindings(), keys]),
                 input=pipe,
                 output=DummyOutput(),
@@ -100,16 +103,17 @@ def drive(
             app.timeoutlen = 0.01
             pipe.send_text(data)
             task = asyncio.ensure_future(app.run_async())
-            for _ in range(200):
+            for _ in range(400):
                 await asyncio.sleep(0.005)
-                if pipe.closed:
+                if (until is not None and until(actions)) or (until is None and pipe.closed):
                     break
-            await asyncio.sleep(0.1)
+            if until is None:
+                await asyncio.sleep(0.1)
             app.exit()
             await task
 
     asyncio.run(run())
-    return actions, buffer
+    return actions, editor
 
 
 def test_enter_sends_the_text_and_clears_the_editor() -> None:
