@@ -44,11 +44,11 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
-    "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). "
-    "Images are sent as attachments. For text files, output is truncated to "
-    f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first). "
-    "Use offset/limit for large files. When you need the full file, continue with offset "
-    "until complete."
+    "Returns what a file contains. Text files and jpg, png, gif and webp images are supported; "
+    "an image is attached to the result. Text is cut at "
+    f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB, whichever limit comes first. "
+    "Page through a long file with offset and limit, calling again with a later offset until "
+    "you have read as much as you need."
 )
 
 NON_VISION_NOTE = (
@@ -196,8 +196,8 @@ class ReadTool(Tool[ReadToolInput]):
     label = "read"
     description = DESCRIPTION
     parameters = ReadToolInput
-    prompt_snippet = "Read file contents"
-    prompt_guidelines = ("Use read to examine files instead of cat or sed.",)
+    prompt_snippet = "Look at a file's text, or at an image"
+    prompt_guidelines = ("Open files with read rather than with cat or sed.",)
 
     async def execute(
         self,
