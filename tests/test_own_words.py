@@ -50,6 +50,7 @@ def model_facing_texts() -> dict[str, str]:
     from pi_plugin_compaction import prompts
     from pi_plugin_tools import create_tools
 
+    from pi_core.messages import convert
     from pi_core.resources.context_files import ContextFile
     from pi_core.resources.skills import Skill
     from pi_core.resources.system_prompt import (
@@ -80,6 +81,9 @@ def model_facing_texts() -> dict[str, str]:
     for name in ("SYSTEM_PROMPT", "SUMMARY_PROMPT", "UPDATE_PROMPT", "TURN_PREFIX_PROMPT"):
         texts[f"compaction.{name}"] = getattr(prompts, name)
     texts["compaction.BRANCH_PROMPT"] = prompts.BRANCH_PROMPT
+    texts["summary wrappers"] = (
+        f"{convert.COMPACTION_SUMMARY_PREFIX}\n{convert.BRANCH_SUMMARY_PREFIX}"
+    )
     return texts
 
 
