@@ -9,7 +9,9 @@ dropped, hashed with SHA-256 and cut to 16 hex digits.
 
 from __future__ import annotations
 
+import ast
 import hashlib
+import importlib
 import re
 from collections.abc import Iterator
 from datetime import date
@@ -41,6 +43,27 @@ def _tool_texts(tool: Any) -> Iterator[tuple[str, str]]:
         yield f"{tool.name}.prompt_guidelines[{index}]", guideline
     for index, text in enumerate(_descriptions(tool.parameters_schema())):
         yield f"{tool.name}.parameters[{index}]", text
+
+
+def _literals(module: Any) -> Iterator[str]:
+    """The string literals of a module, docstrings left out (f-strings with `{}` for values)."""
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            yield "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            yield node.value
 
 
 def model_facing_texts() -> dict[str, str]:
@@ -81,6 +104,9 @@ def model_facing_texts() -> dict[str, str]:
     for name in ("SYSTEM_PROMPT", "SUMMARY_PROMPT", "UPDATE_PROMPT", "TURN_PREFIX_PROMPT"):
         texts[f"compaction.{name}"] = getattr(prompts, name)
     texts["compaction.BRANCH_PROMPT"] = prompts.BRANCH_PROMPT
+    for module_name in ("edit", "edit_diff", "grep", "read"):
+        module = importlib.import_module(f"pi_plugin_tools.{module_name}")
+        texts[f"pi_plugin_tools.{module_name} messages"] = "\n".join(_literals(module))
     texts["summary wrappers"] = (
         f"{convert.COMPACTION_SUMMARY_PREFIX}\n{convert.BRANCH_SUMMARY_PREFIX}"
     )

@@ -183,5 +183,5 @@ def test_image_over_the_inline_limit_is_left_out() -> None:
     assert len(result.content) == 1
     assert result.content[0].text == (
         "Read image file [image/png]\n"
-        "[Image omitted: could not be resized below the inline image size limit.]"
+        "[Image left out: even shrunk, it stays above the size limit for inline images.]"
     )

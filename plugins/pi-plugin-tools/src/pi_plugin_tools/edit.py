@@ -141,9 +141,7 @@ class EditTool(Tool[EditToolInput]):
     ) -> ToolResult:
         """Apply every edit to the original text and write the file once."""
         if not params.edits:
-            raise ValueError(
-                "Edit tool input is invalid. edits must contain at least one replacement."
-            )
+            raise ValueError("Invalid edit arguments: edits needs at least one replacement.")
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         edits = [(e.old_text, e.new_text) for e in params.edits]

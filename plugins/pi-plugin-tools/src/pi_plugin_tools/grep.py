@@ -220,8 +220,8 @@ class GrepTool(Tool[GrepToolInput]):
         extra = []
         if formatter.lines_truncated:
             extra.append(
-                f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. "
-                "Use read tool to see full lines"
+                f"Lines over {GREP_MAX_LINE_LENGTH} chars were shortened. "
+                "The read tool shows them whole"
             )
             details.lines_truncated = True
         return listing_result(output, details, limit_notice, truncation, extra)

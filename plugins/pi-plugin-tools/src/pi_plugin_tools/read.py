@@ -51,10 +51,10 @@ DESCRIPTION = (
     "you have read as much as you need."
 )
 
-NON_VISION_NOTE = (
-    "[Current model does not support images. The image will be omitted from this request.]"
+NON_VISION_NOTE = "[This model cannot take images, so the image is left out of the request.]"
+IMAGE_TOO_LARGE_NOTE = (
+    "[Image left out: even shrunk, it stays above the size limit for inline images.]"
 )
-IMAGE_TOO_LARGE_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
 
 
 def _open_error(path: str, error: OSError) -> Exception:
@@ -216,8 +216,8 @@ class ReadTool(Tool[ReadToolInput]):
             return image_result(loaded.data, loaded.mime_type, ctx)
         if isinstance(loaded, _Binary):
             raise ValueError(
-                f"Cannot read {path}: it is a binary file. read supports text files and "
-                "images (jpg, png, gif, webp)."
+                f"Cannot read {path}: it is a binary file. Only text files and jpg, png, gif "
+                "or webp images can be read."
             )
         return text_result(loaded.window, params.path, params.offset, params.limit)
 
