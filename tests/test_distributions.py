@@ -167,8 +167,13 @@ def test_core_sdist_carries_only_the_core(built: dict[str, Built]) -> None:
     tops = {name.split("/", 1)[0] for name in names}
     # hatchling always adds PKG-INFO and the repository's .gitignore
     assert (
-        tops == {"pi_core", "README.md", "CHANGELOG.md", "LICENSE", "pyproject.toml"} | SDIST_EXTRAS
+        tops
+        == {"pi_core", "docs", "README.md", "CHANGELOG.md", "LICENSE", "pyproject.toml"}
+        | SDIST_EXTRAS
     )
+    assert {f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")} <= set(names)
+    # the pages the wheel ships (the system prompt names them), so a wheel built from the sdist
+    # is the same
     assert "pi_core/py.typed" in names
     assert not [n for n in names if "__pycache__" in n]
 

@@ -14,12 +14,13 @@ from pi_core.messages.content import TextContent
 from pi_core.messages.llm import AssistantMessage, LLMMessage, ToolResultMessage, UserMessage
 
 COMPACTION_SUMMARY_PREFIX = (
-    "The conversation history before this point was compacted into the following summary:"
+    "Earlier messages of this conversation were replaced by this summary to save space:"
     "\n\n<summary>\n"
 )
 COMPACTION_SUMMARY_SUFFIX = "\n</summary>"
 BRANCH_SUMMARY_PREFIX = (
-    "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+    "Before coming back here, the conversation went down another branch; what happened there, "
+    "in brief:\n\n<summary>\n"
 )
 BRANCH_SUMMARY_SUFFIX = "</summary>"
 

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pi_core.messages.content import ImageContent
-from pi_core.tools.image_resize import dimension_note, resize_image
+from pi_core.tools.image_resize import IMAGE_TOO_LARGE_NOTE, dimension_note, resize_image
 from pi_core.tools.image_settings import image_auto_resize
-
-IMAGE_OMITTED = "[Image omitted: could not be resized below the inline image size limit.]"
 
 _IMAGE_TYPES = {
     b"\x89PNG\r\n\x1a\n": "image/png",
@@ -50,7 +48,7 @@ def _attach(result: FileArguments, data: bytes, mime: str, path: Path, resize: b
         return f'<file name="{path}"></file>\n'
     resized = resize_image(data, mime)
     if resized is None:
-        return f'<file name="{path}">{IMAGE_OMITTED}</file>\n'
+        return f'<file name="{path}">{IMAGE_TOO_LARGE_NOTE}</file>\n'
     result.images.append(ImageContent(data=resized.data, mime_type=resized.mime_type))
     return f'<file name="{path}">{dimension_note(resized) or ""}</file>\n'
 

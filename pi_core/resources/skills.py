@@ -195,10 +195,10 @@ def format_skills_for_prompt(skills: Sequence[Skill]) -> str:
     if not visible:
         return ""
     lines = [
-        "\n\nThe following skills provide specialized instructions for specific tasks.",
-        "Use the read tool to load a skill's file when the task matches its description.",
-        "When a skill file references a relative path, resolve it against the skill directory "
-        "(parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
+        "\n\nSkills below hold extra instructions for particular kinds of work.",
+        "If a task fits a skill's description, open its file with the read tool first.",
+        "Paths inside a skill file are relative to the folder holding that SKILL.md: join them "
+        "to that folder and pass the absolute result to your tools.",
         "",
         "<available_skills>",
     ]

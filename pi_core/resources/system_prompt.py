@@ -1,5 +1,5 @@
-"""Building the system prompt exactly as pi 0.73.1 does: tools, guidelines, docs, context files,
-skills, date and working directory."""
+"""Building the system prompt: introduction, tools, guidelines, documentation pointers, context
+files, skills, date and working directory, in pi 0.73.1's order and layout."""
 
 from __future__ import annotations
 
@@ -18,20 +18,28 @@ from pi_core.resources.skills import Skill, format_skills_for_prompt
 DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")
 
 INTRO = (
-    "You are an expert coding assistant operating inside pi, a coding agent harness. "
-    "You help users by reading files, executing commands, editing code, and writing new files."
+    "You are the coding assistant of pi, an agent harness that runs in the user's terminal. "
+    "You work on the user's project for them: you look at files, run shell commands, change "
+    "code and create files."
 )
-DOCS_TOPICS = (
-    "extensions (docs/extensions.md, examples/extensions/), themes (docs/themes.md), "
-    "skills (docs/skills.md), prompt templates (docs/prompt-templates.md), "
-    "TUI components (docs/tui.md), keybindings (docs/keybindings.md), "
-    "SDK integrations (docs/sdk.md), custom providers (docs/custom-provider.md), "
-    "adding models (docs/models.md), pi packages (docs/packages.md)"
+DOC_TOPICS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("plugins and hooks", ("writing-a-plugin.md", "hooks.md")),
+    ("installing plugins", ("installing-plugins.md",)),
+    ("the interactive REPL and its keys", ("repl.md",)),
+    ("command-line options", ("cli.md",)),
+    ("skills, prompt templates, context files and this prompt", ("resources.md",)),
+    ("providers and models", ("providers.md",)),
+    ("sessions and compaction", ("sessions.md", "compaction.md")),
+    ("the Python SDK", ("sdk.md", "api.md")),
+    ("MCP servers", ("mcp.md",)),
+    ("Claude Code compatibility", ("claude-code.md",)),
+    ("permissions and sandboxing", ("security.md",)),
 )
+"""Topic → the files under the docs folder the prompt names for it (all shipped)."""
 
 
 class DocPaths(BaseModel):
-    """Where the prompt tells the model pi's own documentation lives."""
+    """Where the prompt tells the model this project's own documentation lives."""
 
     readme: str
     docs: str
@@ -39,8 +47,10 @@ class DocPaths(BaseModel):
 
 
 def default_doc_paths() -> DocPaths:
-    """Return this installation's README, docs and examples (pi's layout, our package root)."""
-    root = Path(__file__).resolve().parent.parent.parent
+    """Return this installation's README, docs and examples: inside `pi_core` (a wheel), else
+    at the root of the checkout (an editable install)."""
+    package = Path(__file__).resolve().parent.parent
+    root = package if (package / "docs").is_dir() else package.parent
     return DocPaths(
         readme=str(root / "README.md"),
         docs=str(root / "docs"),
@@ -111,7 +121,7 @@ def tool_options(tools: Sequence[Any]) -> dict[str, Any]:
 def _context_section(files: Sequence[ContextFile]) -> str:
     if not files:
         return ""
-    text = "\n\n# Project Context\n\nProject-specific instructions and guidelines:\n\n"
+    text = "\n\n# Project Context\n\nInstructions this project gives you:\n\n"
     for file in files:
         text += f"## {file.path}\n\n{file.content}\n\n"
     return text
@@ -122,17 +132,18 @@ def _guidelines(tools: Sequence[str], extra: Sequence[str]) -> list[str]:
     has = set(tools).__contains__
     exploration = has("grep") or has("find") or has("ls")
     if has("bash") and not exploration:
-        ordered["Use bash for file operations like ls, rg, find"] = None
+        ordered["Run ls, rg and find through bash to look around the file tree"] = None
     elif has("bash") and exploration:
         ordered[
-            "Prefer grep/find/ls tools over bash for file exploration (faster, respects .gitignore)"
+            "To explore files, reach for the grep, find and ls tools before bash: they are "
+            "quicker and skip what .gitignore excludes"
         ] = None
     for guideline in extra:
         trimmed = js_trim(guideline)
         if trimmed:
             ordered.setdefault(trimmed, None)
-    ordered.setdefault("Be concise in your responses", None)
-    ordered.setdefault("Show file paths clearly when working with files", None)
+    ordered.setdefault("Keep your answers short", None)
+    ordered.setdefault("Name each file you read or change by its path", None)
     return list(ordered)
 
 
@@ -146,8 +157,25 @@ def _tail(options: SystemPromptOptions, has_read: bool) -> str:
     return text
 
 
+def _docs_section(docs: DocPaths) -> str:
+    topics = "\n".join(
+        f"  - {topic}: " + ", ".join(f"{docs.docs}/{name}" for name in names)
+        for topic, names in DOC_TOPICS
+    )
+    return (
+        "Documentation of pi (consult it when a question is about this harness, such as its "
+        "plugins, hooks, SDK, skills, REPL or settings, and not otherwise):\n"
+        f"- Overview: {docs.readme}\n"
+        f"- Reference folder: {docs.docs}\n"
+        f"- Example plugins and SDK scripts: {docs.examples}\n"
+        f"- Which file covers what:\n{topics}\n"
+        "- Before building something pi-specific, read the relevant file to the end and the "
+        "files it links to"
+    )
+
+
 def build_system_prompt(options: SystemPromptOptions) -> str:
-    """Return the system prompt for these options, byte for byte as pi 0.73.1 builds it."""
+    """Return the system prompt for these options, with pi 0.73.1's parts in pi's order."""
     append = f"\n\n{options.append_system_prompt}" if options.append_system_prompt else ""
     if options.custom_prompt:
         has_read = options.selected_tools is None or "read" in options.selected_tools
@@ -160,20 +188,9 @@ def build_system_prompt(options: SystemPromptOptions) -> str:
         else "(none)"
     )
     guidelines = "\n".join(f"- {g}" for g in _guidelines(tools, options.prompt_guidelines))
-    docs = options.doc_paths or default_doc_paths()
     prompt = (
         f"{INTRO}\n\nAvailable tools:\n{tools_list}\n\n"
-        "In addition to the tools above, you may have access to other custom tools depending on "
-        f"the project.\n\nGuidelines:\n{guidelines}\n\n"
-        "Pi documentation (read only when the user asks about pi itself, its SDK, extensions, "
-        "themes, skills, or TUI):\n"
-        f"- Main documentation: {docs.readme}\n"
-        f"- Additional docs: {docs.docs}\n"
-        f"- Examples: {docs.examples} (extensions, custom tools, SDK)\n"
-        f"- When asked about: {DOCS_TOPICS}\n"
-        "- When working on pi topics, read the docs and examples, and follow .md "
-        "cross-references before implementing\n"
-        "- Always read pi .md files completely and follow links to related docs "
-        "(e.g., tui.md for TUI API details)"
+        "The project may also give you further tools beyond these.\n\n"
+        f"Guidelines:\n{guidelines}\n\n{_docs_section(options.doc_paths or default_doc_paths())}"
     )
     return prompt + append + _tail(options, "read" in tools)

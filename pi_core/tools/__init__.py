@@ -14,6 +14,7 @@ pi's inline limits.
 from pi_core.fileio import atomic_write, write_target
 from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 from pi_core.tools.image_resize import (
+    IMAGE_TOO_LARGE_NOTE,
     MAX_INLINE_IMAGE_BASE64_BYTES,
     ResizedImage,
     dimension_note,
@@ -49,6 +50,7 @@ from pi_core.tools.tool import (
 )
 
 __all__ = [
+    "IMAGE_TOO_LARGE_NOTE",
     "MAX_INLINE_IMAGE_BASE64_BYTES",
     "SESSION_FILE_MODE",
     "BashToolDetails",

@@ -9,6 +9,10 @@ from dataclasses import dataclass
 MAX_INLINE_IMAGE_BASE64_BYTES = int(4.5 * 1024 * 1024)
 """pi's limit for an image sent inline (base64), below Anthropic's 5 MB."""
 MAX_SIDE = 2000
+IMAGE_TOO_LARGE_NOTE = (
+    "[Image left out: even shrunk, it stays above the size limit for inline images.]"
+)
+"""Said in place of an image that cannot be made small enough (or cannot be decoded)."""
 JPEG_QUALITIES = (80, 85, 70, 55, 40)
 
 

@@ -1,4 +1,5 @@
-"""Parameter and details models of the seven built-in tools, with pi 0.73.1's schemas."""
+"""Parameter and details models of the seven built-in tools: pi 0.73.1's schemas (names, types,
+required fields), described in this project's words."""
 
 from __future__ import annotations
 
@@ -27,18 +28,22 @@ class StrictToolInput(ToolInput):
 class ReadToolInput(ToolInput):
     """Arguments of `read`."""
 
-    path: str = Field(description="Path to the file to read (relative or absolute)")
-    offset: Number | None = Field(
-        default=None, description="Line number to start reading from (1-indexed)"
+    path: str = Field(
+        description="File to open, as an absolute path or relative to the working directory"
     )
-    limit: Number | None = Field(default=None, description="Maximum number of lines to read")
+    offset: Number | None = Field(
+        default=None, description="First line to return; line 1 is the top of the file"
+    )
+    limit: Number | None = Field(default=None, description="How many lines to return at most")
 
 
 class WriteToolInput(ToolInput):
     """Arguments of `write`."""
 
-    path: str = Field(description="Path to the file to write (relative or absolute)")
-    content: str = Field(description="Content to write to the file")
+    path: str = Field(
+        description="File to create or replace, absolute or relative to the working directory"
+    )
+    content: str = Field(description="The complete new text of the file")
 
 
 class EditReplacement(StrictToolInput):
@@ -46,22 +51,22 @@ class EditReplacement(StrictToolInput):
 
     old_text: str = Field(
         description=(
-            "Exact text for one targeted replacement. It must be unique in the original file "
-            "and must not overlap with any other edits[].oldText in the same call."
+            "The text to replace, copied exactly. It has to occur once in the file as it was "
+            "before the call and share nothing with the other edits[].oldText of this call."
         )
     )
-    new_text: str = Field(description="Replacement text for this targeted edit.")
+    new_text: str = Field(description="What oldText becomes.")
 
 
 class EditToolInput(StrictToolInput):
     """Arguments of `edit`."""
 
-    path: str = Field(description="Path to the file to edit (relative or absolute)")
+    path: str = Field(description="File to change, absolute or relative to the working directory")
     edits: list[EditReplacement] = Field(
         description=(
-            "One or more targeted replacements. Each edit is matched against the original "
-            "file, not incrementally. Do not include overlapping or nested edits. If two "
-            "changes touch the same block or nearby lines, merge them into one edit instead."
+            "The replacements, at least one. All are looked up in the file as it was before "
+            "the call, never in a partly edited version, so they must not overlap or nest; "
+            "changes to one block or to neighbouring lines belong in a single edit."
         )
     )
 
@@ -69,36 +74,43 @@ class EditToolInput(StrictToolInput):
 class BashToolInput(ToolInput):
     """Arguments of `bash`."""
 
-    command: str = Field(description="Bash command to execute")
+    command: str = Field(description="The command line bash runs")
     timeout: Number | None = Field(
-        default=None, description="Timeout in seconds (optional, no default timeout)"
+        default=None,
+        description="Seconds before the command is killed; without it there is no limit",
     )
 
 
 class GrepToolInput(ToolInput):
     """Arguments of `grep`."""
 
-    pattern: str = Field(description="Search pattern (regex or literal string)")
+    pattern: str = Field(
+        description="What to look for: a regular expression, or plain text with literal"
+    )
     path: str | None = Field(
-        default=None, description="Directory or file to search (default: current directory)"
+        default=None,
+        description="Folder or single file to search; the working directory when left out",
     )
     glob: str | None = Field(
         default=None,
-        description="Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'",
+        description="Only search files matching this glob, such as '*.py' or 'tests/**/*.py'",
     )
     ignore_case: bool | None = Field(
-        default=None, description="Case-insensitive search (default: false)"
+        default=None, description="Ignore upper and lower case when true (false when left out)"
     )
     literal: bool | None = Field(
         default=None,
-        description="Treat pattern as literal string instead of regex (default: false)",
+        description=(
+            "Match pattern as plain text, not as a regular expression, when true "
+            "(false when left out)"
+        ),
     )
     context: Number | None = Field(
         default=None,
-        description="Number of lines to show before and after each match (default: 0)",
+        description="Lines of context to add on each side of a match (0 when left out)",
     )
     limit: Number | None = Field(
-        default=None, description="Maximum number of matches to return (default: 100)"
+        default=None, description="Stop after this many matches (100 when left out)"
     )
 
 
@@ -106,13 +118,13 @@ class FindToolInput(ToolInput):
     """Arguments of `find`."""
 
     pattern: str = Field(
-        description="Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"
+        description="Glob the paths must match, such as '*.py', '**/*.toml' or 'src/**/test_*.py'"
     )
     path: str | None = Field(
-        default=None, description="Directory to search in (default: current directory)"
+        default=None, description="Folder to look under; the working directory when left out"
     )
     limit: Number | None = Field(
-        default=None, description="Maximum number of results (default: 1000)"
+        default=None, description="Stop after this many paths (1000 when left out)"
     )
 
 
@@ -120,10 +132,11 @@ class LsToolInput(ToolInput):
     """Arguments of `ls`."""
 
     path: str | None = Field(
-        default=None, description="Directory to list (default: current directory)"
+        default=None,
+        description="Folder whose entries to show; the working directory when left out",
     )
     limit: Number | None = Field(
-        default=None, description="Maximum number of entries to return (default: 500)"
+        default=None, description="Stop after this many entries (500 when left out)"
     )
 
 

@@ -15,10 +15,20 @@ from compaction_scenarios import user_text_of
 from leave_ours import leave_with_our_summary, open_session
 
 from pi_core.messages.agent import BranchSummaryMessage
+from pi_core.messages.convert import BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX
 from pi_core.testing import FakeLLMServer, FakeResponse, RecordedRequest, chat_error, chat_stream
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n"
+"""How pi 0.73.1 itself introduces a branch summary to the model (recorded in the fixture)."""
+
+
+def _in_pis_words(value: Any) -> Any:
+    """`value` with our introduction of a branch summary swapped for pi's."""
+    ours, theirs = (
+        json.dumps(text)[1:-1] for text in (BRANCH_SUMMARY_PREFIX, PREFIX + "<summary>\n")
+    )
+    return json.loads(json.dumps(value).replace(ours, theirs))
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +43,8 @@ async def test_our_branch_summary_is_the_one_pi_writes(tmp_path: Path, pis: dict
     for field in ("summary", "details", "fromHook", "fromId", "parentId"):
         assert ours["entry"][field] == pis["entry"][field], field
     assert ours["entry"]["fromHook"] is False
-    assert ours["requests"] == pis["requests"]  # transcript, no previous summary, 2048 tokens
+    # transcript, no previous summary, 2048 tokens; the earlier summary is introduced in our words
+    assert _in_pis_words(ours["requests"]) == pis["requests"]
     # file lists carried over from the earlier summary (notes.md, old.py) and from tool calls
     assert ours["entry"]["details"] == {
         "readFiles": ["a.py", "notes.md"],
@@ -72,7 +83,7 @@ async def test_we_read_back_the_summary_pi_writes(tmp_path: Path, pis: dict[str,
         await session.shutdown()
         sent = server.requests[-1].json()["messages"]
     texts = [json.dumps(m["content"]) for m in sent if m["role"] == "user"]
-    expected = PREFIX + "<summary>\n" + pis["entry"]["summary"] + "</summary>"
+    expected = BRANCH_SUMMARY_PREFIX + pis["entry"]["summary"] + BRANCH_SUMMARY_SUFFIX
     assert any(json.dumps(expected)[1:-1] in text for text in texts)
 
 

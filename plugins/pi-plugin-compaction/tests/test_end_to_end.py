@@ -10,6 +10,7 @@ from typing import Any
 from compaction_scenarios import user_text_of
 from rpc_home import PiHome, Rpc
 
+from pi_core.messages.convert import COMPACTION_SUMMARY_PREFIX
 from pi_core.testing import FakeResponse, RecordedRequest, chat_error, chat_stream
 
 SUMMARY = "## Goal\nKeep going (scripted summary)."
@@ -130,7 +131,7 @@ def test_overflow_compacts_then_retries_the_prompt_once(home: PiHome) -> None:
     assert messages[0]["role"] == "compactionSummary"
     # the failed answer left the context; the retry saw the summary, then the kept messages
     retry = home.server.requests[-1].json()["messages"]
-    assert "compacted into the following summary" in json.dumps(retry[1])
+    assert json.dumps(COMPACTION_SUMMARY_PREFIX)[1:-1] in json.dumps(retry[1])
     rpc.close()
 
 

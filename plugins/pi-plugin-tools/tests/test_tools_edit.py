@@ -37,8 +37,8 @@ async def test_text_found_twice(run, cwd: Path) -> None:
     outcome = await run("edit", edit_args("a.txt", ("x = 1", "x = 2")))
     assert outcome.is_error
     assert outcome.result.text_content() == (
-        "Found 2 occurrences of the text in a.txt. The text must be unique. "
-        "Please provide more context to make it unique."
+        "Found 2 occurrences of the text in a.txt; it has to occur once. "
+        "Take in more of the surrounding lines so that only one place matches."
     )
     assert (cwd / "a.txt").read_text() == "x = 1\nx = 1\n"
 
@@ -47,8 +47,8 @@ async def test_second_edit_found_twice_is_named(run, cwd: Path) -> None:
     (cwd / "a.txt").write_text("one\ntwo\ntwo\n")
     outcome = await run("edit", edit_args("a.txt", ("one", "1"), ("two", "2")))
     assert outcome.result.text_content() == (
-        "Found 2 occurrences of edits[1] in a.txt. Each oldText must be unique. "
-        "Please provide more context to make it unique."
+        "Found 2 occurrences of edits[1] in a.txt; every oldText has to occur once. "
+        "Take in more of the surrounding lines so that only one place matches."
     )
     assert (cwd / "a.txt").read_text() == "one\ntwo\ntwo\n"
 
@@ -59,7 +59,7 @@ async def test_overlapping_edits(run, cwd: Path) -> None:
     assert outcome.is_error
     assert outcome.result.text_content() == (
         "edits[1] and edits[0] overlap in a.txt. "
-        "Merge them into one edit or target disjoint regions."
+        "Combine them into one edit, or make them cover separate parts of the file."
     )
     assert (cwd / "a.txt").read_text() == "abcdef\n"
 
@@ -69,13 +69,13 @@ async def test_text_not_found_leaves_the_file_untouched(run, cwd: Path) -> None:
     before = (cwd / "a.txt").stat().st_mtime_ns
     single = await run("edit", edit_args("a.txt", ("goodbye", "x")))
     assert single.result.text_content() == (
-        "Could not find the exact text in a.txt. The old text must match exactly including "
-        "all whitespace and newlines."
+        "Could not find the text to replace in a.txt. It has to match character for "
+        "character, spaces and line breaks included."
     )
     multiple = await run("edit", edit_args("a.txt", ("hello", "hi"), ("nope", "x")))
     assert multiple.result.text_content() == (
-        "Could not find edits[1] in a.txt. The oldText must match exactly including all "
-        "whitespace and newlines."
+        "Could not find edits[1] in a.txt. Its oldText has to match character for "
+        "character, spaces and line breaks included."
     )
     assert (cwd / "a.txt").read_text() == "hello\n"
     assert (cwd / "a.txt").stat().st_mtime_ns == before
@@ -109,12 +109,12 @@ async def test_empty_and_invalid_input(run, cwd: Path) -> None:
     (cwd / "a.txt").write_text("x")
     none = await run("edit", {"path": "a.txt", "edits": []})
     assert none.result.text_content() == (
-        "Edit tool input is invalid. edits must contain at least one replacement."
+        "Invalid edit arguments: edits needs at least one replacement."
     )
     empty = await run("edit", edit_args("a.txt", ("", "y")))
     assert empty.result.text_content() == "oldText must not be empty in a.txt."
     same = await run("edit", edit_args("a.txt", ("x", "x")))
-    assert same.result.text_content().startswith("No changes made to a.txt.")
+    assert same.result.text_content().startswith("No changes made to a.txt: the new text equals")
 
 
 async def test_missing_file(run) -> None:

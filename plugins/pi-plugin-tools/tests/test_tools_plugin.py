@@ -12,43 +12,15 @@ from pi_core.tools.inputs import BUILTIN_TOOL_INPUTS
 
 TOOL_NAMES = {"read", "write", "edit", "bash", "grep", "find", "ls"}
 
-PI_DESCRIPTIONS = {
-    "read": (
-        "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). "
-        "Images are sent as attachments. For text files, output is truncated to 2000 lines or "
-        "50KB (whichever is hit first). Use offset/limit for large files. When you need the full "
-        "file, continue with offset until complete."
-    ),
-    "write": (
-        "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. "
-        "Automatically creates parent directories."
-    ),
-    "edit": (
-        "Edit a single file using exact text replacement. Every edits[].oldText must match a "
-        "unique, non-overlapping region of the original file. If two changes affect the same "
-        "block or nearby lines, merge them into one edit instead of emitting overlapping edits. "
-        "Do not include large unchanged regions just to connect distant changes."
-    ),
-    "bash": (
-        "Execute a bash command in the current working directory. Returns stdout and stderr. "
-        "Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, "
-        "full output is saved to a temp file. Optionally provide a timeout in seconds."
-    ),
-    "grep": (
-        "Search file contents for a pattern. Returns matching lines with file paths and line "
-        "numbers. Respects .gitignore. Output is truncated to 100 matches or 50KB (whichever is "
-        "hit first). Long lines are truncated to 500 chars."
-    ),
-    "find": (
-        "Search for files by glob pattern. Returns matching file paths relative to the search "
-        "directory. Respects .gitignore. Output is truncated to 1000 results or 50KB (whichever "
-        "is hit first)."
-    ),
-    "ls": (
-        "List directory contents. Returns entries sorted alphabetically, with '/' suffix for "
-        "directories. Includes dotfiles. Output is truncated to 500 entries or 50KB (whichever "
-        "is hit first)."
-    ),
+# The facts each description must state (limits, formats, parameter names), not pi's sentences.
+DESCRIPTION_FACTS = {
+    "read": ("2000 lines", "50KB", "jpg", "png", "gif", "webp", "offset", "limit"),
+    "write": ("creat", "replac", "parent folders"),
+    "edit": ("edits[].oldText", "exactly once", "no two of them may share"),
+    "bash": ("2000 lines", "50KB", "stdout", "stderr", "temporary file", "timeout in seconds"),
+    "grep": ("100 matches", "50KB", "500 characters", ".gitignore", "line number"),
+    "find": ("1000 paths", "50KB", ".gitignore", "glob"),
+    "ls": ("500 entries", "50KB", "dotfiles", "'/'"),
 }
 
 
@@ -79,12 +51,13 @@ def test_each_entry_point_is_its_own_plugin(cwd: Path, isolated_agent_dir: Path)
         assert plugin.registrations.summary()["tools"] == [name]
 
 
-def test_names_schemas_and_descriptions_are_pis() -> None:
+def test_names_and_schemas_are_pis_and_descriptions_state_the_facts() -> None:
     for tool in create_tools():
         assert tool.label == tool.name
         assert tool.parameters is BUILTIN_TOOL_INPUTS[tool.name]
         assert tool.parameters_schema() == tool_parameters_schema(BUILTIN_TOOL_INPUTS[tool.name])
-        assert tool.description == PI_DESCRIPTIONS[tool.name]
+        for fact in DESCRIPTION_FACTS[tool.name]:
+            assert fact in tool.description, (tool.name, fact)
 
 
 def test_file_operations() -> None:
@@ -99,30 +72,15 @@ def test_file_operations() -> None:
     assert tools["bash"].file_operations(bash) == {}
 
 
-PI_PROMPT_SNIPPETS = {
-    "read": "Read file contents",
-    "write": "Create or overwrite files",
-    "edit": (
-        "Make precise file edits with exact text replacement, including multiple disjoint edits "
-        "in one call"
-    ),
-    "bash": "Execute bash commands (ls, grep, find, etc.)",
-    "grep": "Search file contents for patterns (respects .gitignore)",
-    "find": "Find files by glob pattern (respects .gitignore)",
-    "ls": "List directory contents",
-}
-
-
-def test_system_prompt_snippets_and_guidelines_are_pis() -> None:
+def test_system_prompt_snippets_and_guidelines() -> None:
     tools = {tool.name: tool for tool in create_tools()}
-    for name, snippet in PI_PROMPT_SNIPPETS.items():
-        assert tools[name].prompt_snippet == snippet
-    assert tools["read"].prompt_guidelines == ("Use read to examine files instead of cat or sed.",)
-    assert tools["write"].prompt_guidelines == (
-        "Use write only for new files or complete rewrites.",
-    )
+    for tool in tools.values():
+        assert tool.prompt_snippet and "\n" not in tool.prompt_snippet, tool.name
+    assert ".gitignore" in tools["grep"].prompt_snippet
+    assert ".gitignore" in tools["find"].prompt_snippet
+    assert len(tools["read"].prompt_guidelines) == 1
+    assert "cat or sed" in tools["read"].prompt_guidelines[0]
+    assert len(tools["write"].prompt_guidelines) == 1
     assert len(tools["edit"].prompt_guidelines) == 4
-    assert tools["edit"].prompt_guidelines[0] == (
-        "Use edit for precise changes (edits[].oldText must match exactly)"
-    )
+    assert all("edits[]" in guideline for guideline in tools["edit"].prompt_guidelines)
     assert all(tools[n].prompt_guidelines == () for n in ("bash", "grep", "find", "ls"))

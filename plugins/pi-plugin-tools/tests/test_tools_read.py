@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from pi_plugin_tools.read import NON_VISION_NOTE, image_result
 
 from pi_core.messages.content import ImageContent, TextContent
+from pi_core.tools import IMAGE_TOO_LARGE_NOTE
 from pi_core.tools.inputs import ReadToolDetails
 
 
@@ -171,10 +172,7 @@ async def test_an_image_that_does_not_decode_is_left_out_as_pi_does(run, cwd: Pa
     (cwd / "a.gif").write_bytes(b"GIF89a" + b"\x00" * 20)
     outcome = await run("read", {"path": "a.gif"})
     assert [block.type for block in outcome.result.content] == ["text"]
-    assert outcome.result.content[0].text == (
-        "Read image file [image/gif]\n"
-        "[Image omitted: could not be resized below the inline image size limit.]"
-    )
+    assert outcome.result.content[0].text == f"Read image file [image/gif]\n{IMAGE_TOO_LARGE_NOTE}"
 
 
 def test_image_note_for_models_without_vision() -> None:
@@ -199,5 +197,5 @@ def test_image_over_the_inline_limit_is_left_out() -> None:
     assert len(result.content) == 1
     assert result.content[0].text == (
         "Read image file [image/png]\n"
-        "[Image omitted: could not be resized below the inline image size limit.]"
+        "[Image left out: even shrunk, it stays above the size limit for inline images.]"
     )

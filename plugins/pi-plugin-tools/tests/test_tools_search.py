@@ -85,7 +85,7 @@ async def test_grep_long_lines_are_shortened(run, cwd: Path) -> None:
     outcome = await run("grep", {"pattern": "needle"})
     text = outcome.result.text_content()
     assert ("needle " + "z" * 493 + "... [truncated]") in text
-    assert text.endswith("[Some lines truncated to 500 chars. Use read tool to see full lines]")
+    assert text.endswith("[Lines over 500 chars were shortened. The read tool shows them whole]")
     assert outcome.result.details.lines_truncated is True
 
 

@@ -33,10 +33,11 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
-    "Execute a bash command in the current working directory. Returns stdout and stderr. "
-    f"Output is truncated to last {DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB "
-    "(whichever is hit first). If truncated, full output is saved to a temp file. Optionally "
-    "provide a timeout in seconds."
+    "Runs a bash command in the session's working directory and gives back what it printed to "
+    f"stdout and stderr. Only the final {DEFAULT_MAX_LINES} lines or "
+    f"{DEFAULT_MAX_BYTES // 1024}KB are returned, whichever limit comes first; when output is cut, "
+    "all of it is kept in a temporary file whose path is reported. A timeout in seconds may be "
+    "given."
 )
 
 PREVIEW_LINES = 5
@@ -94,7 +95,7 @@ class BashTool(Tool[BashToolInput]):
     label = "bash"
     description = DESCRIPTION
     parameters = BashToolInput
-    prompt_snippet = "Execute bash commands (ls, grep, find, etc.)"
+    prompt_snippet = "Run shell commands with bash (ls, grep, find and the like)"
 
     async def execute(
         self,

@@ -39,10 +39,10 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
-    "Edit a single file using exact text replacement. Every edits[].oldText must match a "
-    "unique, non-overlapping region of the original file. If two changes affect the same block "
-    "or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not "
-    "include large unchanged regions just to connect distant changes."
+    "Changes one file by replacing exact pieces of its text. Each edits[].oldText has to occur "
+    "exactly once in the file as it was before the call, and no two of them may share any text. "
+    "When two changes fall in the same block or on neighbouring lines, send them as a single "
+    "edit. Leave out long unchanged stretches between far-apart changes: use separate edits."
 )
 
 
@@ -114,17 +114,17 @@ class EditTool(Tool[EditToolInput]):
     description = DESCRIPTION
     parameters = EditToolInput
     prompt_snippet = (
-        "Make precise file edits with exact text replacement, including multiple disjoint "
-        "edits in one call"
+        "Replace exact pieces of a file's text; one call can carry several separate changes"
     )
     prompt_guidelines = (
-        "Use edit for precise changes (edits[].oldText must match exactly)",
-        "When changing multiple separate locations in one file, use one edit call with multiple "
-        "entries in edits[] instead of multiple edit calls",
-        "Each edits[].oldText is matched against the original file, not after earlier edits are "
-        "applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
-        "Keep edits[].oldText as small as possible while still being unique in the file. Do not "
-        "pad with large unchanged regions.",
+        "Use edit for targeted changes; every edits[].oldText has to match the file exactly",
+        "For several changes to one file, send one edit call whose edits[] lists them all rather "
+        "than one call per change",
+        "All edits[].oldText are looked up in the file as it was before the call, not after the "
+        "earlier replacements. They must not overlap or contain one another; combine changes "
+        "that sit close together.",
+        "Make each edits[].oldText just long enough to be unique in the file; surrounding "
+        "unchanged lines only add noise.",
     )
 
     def validate_arguments(self, arguments: dict[str, Any]) -> EditToolInput:
@@ -141,9 +141,7 @@ class EditTool(Tool[EditToolInput]):
     ) -> ToolResult:
         """Apply every edit to the original text and write the file once."""
         if not params.edits:
-            raise ValueError(
-                "Edit tool input is invalid. edits must contain at least one replacement."
-            )
+            raise ValueError("Invalid edit arguments: edits needs at least one replacement.")
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         edits = [(e.old_text, e.new_text) for e in params.edits]

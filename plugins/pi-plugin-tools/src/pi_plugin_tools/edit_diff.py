@@ -120,20 +120,21 @@ def apply_edits(content: str, edits: list[tuple[str, str]], path: str) -> tuple[
         match = fuzzy_find_text(base, old)
         if not match.found:
             raise EditError(
-                f"Could not find the exact text in {path}. The old text must match exactly "
-                "including all whitespace and newlines."
+                f"Could not find the text to replace in {path}. It has to match character for "
+                "character, spaces and line breaks included."
                 if total == 1
-                else f"Could not find edits[{i}] in {path}. The oldText must match exactly "
-                "including all whitespace and newlines."
+                else f"Could not find edits[{i}] in {path}. Its oldText has to match character "
+                "for character, spaces and line breaks included."
             )
         occurrences = count_occurrences(base, old)
         if occurrences > 1:
             raise EditError(
-                f"Found {occurrences} occurrences of the text in {path}. The text must be "
-                "unique. Please provide more context to make it unique."
+                f"Found {occurrences} occurrences of the text in {path}; it has to occur once. "
+                "Take in more of the surrounding lines so that only one place matches."
                 if total == 1
-                else f"Found {occurrences} occurrences of edits[{i}] in {path}. Each oldText "
-                "must be unique. Please provide more context to make it unique."
+                else f"Found {occurrences} occurrences of edits[{i}] in {path}; every oldText "
+                "has to occur once. Take in more of the surrounding lines so that only one "
+                "place matches."
             )
         matched.append((match.index, match.length, i, new))
     matched.sort(key=lambda item: item[0])  # stable: equal offsets keep edit order
@@ -141,16 +142,16 @@ def apply_edits(content: str, edits: list[tuple[str, str]], path: str) -> tuple[
         if previous[0] + previous[1] > current[0]:
             raise EditError(
                 f"edits[{previous[2]}] and edits[{current[2]}] overlap in {path}. "
-                "Merge them into one edit or target disjoint regions."
+                "Combine them into one edit, or make them cover separate parts of the file."
             )
     result = base
     for index, length, _, new in reversed(matched):
         result = result[:index] + new + result[index + length :]
     if result == base:
         raise EditError(
-            f"No changes made to {path}. The replacement produced identical content. This "
-            "might indicate an issue with special characters or the text not existing as expected."
+            f"No changes made to {path}: the new text equals the old. Check for special "
+            "characters, and that the file really holds the text you expect."
             if total == 1
-            else f"No changes made to {path}. The replacements produced identical content."
+            else f"No changes made to {path}: after the replacements the content is unchanged."
         )
     return base, result

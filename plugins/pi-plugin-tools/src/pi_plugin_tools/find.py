@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 DEFAULT_LIMIT = 1000
 
 DESCRIPTION = (
-    "Search for files by glob pattern. Returns matching file paths relative to the search "
-    f"directory. Respects .gitignore. Output is truncated to {DEFAULT_LIMIT} results or "
-    f"{DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first)."
+    "Lists files whose paths match a glob pattern, relative to the folder searched. Files that "
+    f".gitignore excludes are skipped. At most {DEFAULT_LIMIT} paths or "
+    f"{DEFAULT_MAX_BYTES // 1024}KB come back, whichever limit comes first."
 )
 
 RG_FILES_ARGS = ["--files", "--hidden", "--no-require-git", "--color=never", "--glob", "!.git"]
@@ -115,7 +115,7 @@ class FindTool(Tool[FindToolInput]):
     label = "find"
     description = DESCRIPTION
     parameters = FindToolInput
-    prompt_snippet = "Find files by glob pattern (respects .gitignore)"
+    prompt_snippet = "List files matching a glob, skipping what .gitignore excludes"
 
     async def execute(
         self,

@@ -39,10 +39,10 @@ if TYPE_CHECKING:
 DEFAULT_LIMIT = 100
 
 DESCRIPTION = (
-    "Search file contents for a pattern. Returns matching lines with file paths and line "
-    f"numbers. Respects .gitignore. Output is truncated to {DEFAULT_LIMIT} matches or "
-    f"{DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first). Long lines are truncated to "
-    f"{GREP_MAX_LINE_LENGTH} chars."
+    "Looks for a pattern inside files and returns each matching line with its file path and "
+    "line number. Files that .gitignore excludes are skipped. At most "
+    f"{DEFAULT_LIMIT} matches or {DEFAULT_MAX_BYTES // 1024}KB come back, whichever limit comes "
+    f"first, and a line longer than {GREP_MAX_LINE_LENGTH} characters is shortened."
 )
 
 _MATCH_PREFIX = b'{"type":"match"'
@@ -176,7 +176,7 @@ class GrepTool(Tool[GrepToolInput]):
     label = "grep"
     description = DESCRIPTION
     parameters = GrepToolInput
-    prompt_snippet = "Search file contents for patterns (respects .gitignore)"
+    prompt_snippet = "Search inside files for a pattern, skipping what .gitignore excludes"
 
     async def execute(
         self,
@@ -220,8 +220,8 @@ class GrepTool(Tool[GrepToolInput]):
         extra = []
         if formatter.lines_truncated:
             extra.append(
-                f"Some lines truncated to {GREP_MAX_LINE_LENGTH} chars. "
-                "Use read tool to see full lines"
+                f"Lines over {GREP_MAX_LINE_LENGTH} chars were shortened. "
+                "The read tool shows them whole"
             )
             details.lines_truncated = True
         return listing_result(output, details, limit_notice, truncation, extra)

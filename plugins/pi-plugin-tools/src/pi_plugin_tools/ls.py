@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 DEFAULT_LIMIT = 500
 
 DESCRIPTION = (
-    "List directory contents. Returns entries sorted alphabetically, with '/' suffix for "
-    "directories. Includes dotfiles. Output is truncated to "
-    f"{DEFAULT_LIMIT} entries or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first)."
+    "Shows what a folder holds, dotfiles included, sorted by name; folder names end in '/'. At "
+    f"most {DEFAULT_LIMIT} entries or {DEFAULT_MAX_BYTES // 1024}KB come back, whichever limit "
+    "comes first."
 )
 
 
@@ -68,7 +68,7 @@ class LsTool(Tool[LsToolInput]):
     label = "ls"
     description = DESCRIPTION
     parameters = LsToolInput
-    prompt_snippet = "List directory contents"
+    prompt_snippet = "Show the entries of a folder"
 
     async def execute(
         self,

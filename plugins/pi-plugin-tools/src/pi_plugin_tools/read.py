@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core import hookimpl
 from pi_core.messages import ImageContent, TextContent, UserContent
 from pi_core.tools import (
+    IMAGE_TOO_LARGE_NOTE,
     ReadToolDetails,
     ReadToolInput,
     Tool,
@@ -27,11 +28,7 @@ from pi_plugin_tools.images import (
     detect_image_mime_type,
 )
 from pi_plugin_tools.paths import resolve_read_path
-from pi_plugin_tools.read_resized import (
-    IMAGE_TOO_LARGE_NOTE,
-    NON_VISION_NOTE,
-    resized_image_result,
-)
+from pi_plugin_tools.read_resized import NON_VISION_NOTE, resized_image_result
 from pi_plugin_tools.render import (
     arg,
     as_details,
@@ -57,11 +54,11 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
-    "Read the contents of a file. Supports text files and images (jpg, png, gif, webp). "
-    "Images are sent as attachments. For text files, output is truncated to "
-    f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB (whichever is hit first). "
-    "Use offset/limit for large files. When you need the full file, continue with offset "
-    "until complete."
+    "Returns what a file contains. Text files and jpg, png, gif and webp images are supported; "
+    "an image is attached to the result. Text is cut at "
+    f"{DEFAULT_MAX_LINES} lines or {DEFAULT_MAX_BYTES // 1024}KB, whichever limit comes first. "
+    "Page through a long file with offset and limit, calling again with a later offset until "
+    "you have read as much as you need."
 )
 
 
@@ -210,8 +207,8 @@ class ReadTool(Tool[ReadToolInput]):
     label = "read"
     description = DESCRIPTION
     parameters = ReadToolInput
-    prompt_snippet = "Read file contents"
-    prompt_guidelines = ("Use read to examine files instead of cat or sed.",)
+    prompt_snippet = "Look at a file's text, or at an image"
+    prompt_guidelines = ("Open files with read rather than with cat or sed.",)
 
     async def execute(
         self,
@@ -235,8 +232,8 @@ class ReadTool(Tool[ReadToolInput]):
             return image_result(loaded.data, loaded.mime_type, ctx)
         if isinstance(loaded, _Binary):
             raise ValueError(
-                f"Cannot read {path}: it is a binary file. read supports text files and "
-                "images (jpg, png, gif, webp)."
+                f"Cannot read {path}: it is a binary file. Only text files and jpg, png, gif "
+                "or webp images can be read."
             )
         return text_result(loaded.window, params.path, params.offset, params.limit)
 

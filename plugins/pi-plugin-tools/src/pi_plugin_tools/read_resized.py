@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from pi_core.messages import ImageContent, TextContent, UserContent
-from pi_core.tools import ToolResult, dimension_note, resize_image
+from pi_core.tools import IMAGE_TOO_LARGE_NOTE, ToolResult, dimension_note, resize_image
 
-NON_VISION_NOTE = (
-    "[Current model does not support images. The image will be omitted from this request.]"
-)
-IMAGE_TOO_LARGE_NOTE = "[Image omitted: could not be resized below the inline image size limit.]"
+NON_VISION_NOTE = "[This model cannot take images, so the image is left out of the request.]"
 
 
 def resized_image_result(data: bytes, mime_type: str, lacks_vision: bool) -> ToolResult:

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 DESCRIPTION = (
-    "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. "
-    "Automatically creates parent directories."
+    "Puts the given content in a file, replacing the file if it exists and creating it (and any "
+    "missing parent folders) if not."
 )
 
 
@@ -48,8 +48,8 @@ class WriteTool(Tool[WriteToolInput]):
     label = "write"
     description = DESCRIPTION
     parameters = WriteToolInput
-    prompt_snippet = "Create or overwrite files"
-    prompt_guidelines = ("Use write only for new files or complete rewrites.",)
+    prompt_snippet = "Create a file or replace all of it"
+    prompt_guidelines = ("Keep write for new files and whole-file rewrites.",)
 
     async def execute(
         self,

@@ -65,8 +65,8 @@ def load_agents(cwd: str, home: str | None = None) -> AgentCatalog:
     catalog = AgentCatalog()
     catalog.agents[GENERAL_PURPOSE] = AgentDefinition(
         GENERAL_PURPOSE,
-        "General-purpose agent for researching complex questions, searching for code, and "
-        "executing multi-step tasks.",
+        "An all-round agent: looks into open questions, hunts through the code and works through "
+        "tasks of several steps.",
         "You are an agent for a coding assistant. Complete the task you are given and report "
         "back concisely what you found or did.",
     )

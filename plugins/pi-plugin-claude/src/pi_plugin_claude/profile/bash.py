@@ -40,9 +40,9 @@ class BashTool(ClaudeTool[BashInput]):
     name = "Bash"
     label = "Bash"
     description = (
-        "Executes a bash command with an optional timeout in milliseconds (default 120000, max "
-        "600000). Give a short description of what the command does. Set run_in_background to "
-        "run a long command in the background and read its output file later."
+        "Runs a command in bash. timeout is in milliseconds: 120000 when left out, 600000 at "
+        "most. Say in description what the command is for. For a long-running command set "
+        "run_in_background; its output goes to a file you can read afterwards."
     )
     parameters = BashInput
     prompt_snippet = "Execute bash commands"

@@ -39,10 +39,9 @@ class ReadTool(ClaudeTool[ReadInput]):
     name = "Read"
     label = "Read"
     description = (
-        "Reads a file from the local filesystem. The file_path parameter must be an absolute "
-        "path. By default, it reads up to 2000 lines from the beginning of the file; offset and "
-        "limit select other lines. Results are returned with line numbers starting at 1 "
-        "(`N<tab>line`). Images are shown to the model."
+        "Returns a file from this machine; file_path has to be absolute. Without offset and "
+        "limit you get the first 2000 lines, with them any other stretch. Every line comes back "
+        "numbered from 1 as `N<tab>line`. An image file is passed to you as an image."
     )
     parameters = ReadInput
     prompt_snippet = "Read file contents (absolute paths, numbered lines)"
@@ -90,8 +89,8 @@ class WriteTool(ClaudeTool[WriteInput]):
     name = "Write"
     label = "Write"
     description = (
-        "Writes a file to the local filesystem, overwriting the file if it exists. The "
-        "file_path parameter must be an absolute path."
+        "Saves content as a file on this machine, replacing any file already at that path; "
+        "file_path has to be absolute."
     )
     parameters = WriteInput
     prompt_snippet = "Create or overwrite files"
@@ -162,8 +161,9 @@ class EditTool(ClaudeTool[EditInput]):
     name = "Edit"
     label = "Edit"
     description = (
-        "Performs exact string replacements in files. The edit fails if old_string is not "
-        "unique in the file unless replace_all is true. Use replace_all to rename across the file."
+        "Swaps old_string for new_string in one file, matching the text exactly. If old_string "
+        "occurs more than once the call fails, unless replace_all is true, which changes every "
+        "occurrence (handy for renaming throughout a file)."
     )
     parameters = EditInput
     prompt_snippet = "Make exact string replacements in a file"
@@ -205,8 +205,8 @@ class MultiEditTool(ClaudeTool[MultiEditInput]):
     name = "MultiEdit"
     label = "MultiEdit"
     description = (
-        "Makes multiple edits to a single file in one operation. Edits are applied in sequence, "
-        "each to the result of the previous one; if any edit fails, none are applied."
+        "Applies a list of edits to one file at once. Each edit works on the text the one "
+        "before it produced; should any of them fail, the file is left as it was."
     )
     parameters = MultiEditInput
     prompt_snippet = "Make several exact replacements in one file"

@@ -20,32 +20,31 @@ class ClaudeInput(BaseModel):
 class BashInput(ClaudeInput):
     """Arguments of `Bash`."""
 
-    command: str = Field(description="The command to execute")
+    command: str = Field(description="The command line to run")
     timeout: float | None = Field(
-        default=None, description="Optional timeout in milliseconds (max 600000)"
+        default=None, description="Milliseconds before the command is stopped (600000 at most)"
     )
     description: str | None = Field(
         default=None,
-        description="Clear, concise description of what this command does in 5-10 words",
+        description="What the command is for, in a handful of words (about 5 to 10)",
     )
     run_in_background: bool | None = Field(
-        default=None, description="Set to true to run this command in the background."
+        default=None, description="true runs the command detached; its output goes to a file"
     )
 
 
 class ReadInput(ClaudeInput):
     """Arguments of `Read`."""
 
-    file_path: str = Field(description="The absolute path to the file to read")
+    file_path: str = Field(description="Absolute path of the file to return")
     offset: int | None = Field(
         default=None,
-        description="The line number to start reading from. Only provide if the file is too "
-        "large to read at once",
+        description="First line to return (counting from 1); give it only for a file too long "
+        "for one call",
     )
     limit: int | None = Field(
         default=None,
-        description="The number of lines to read. Only provide if the file is too large to "
-        "read at once.",
+        description="How many lines to return; give it only for a file too long for one call",
     )
 
 
@@ -53,117 +52,117 @@ class WriteInput(ClaudeInput):
     """Arguments of `Write`."""
 
     file_path: str = Field(
-        description="The absolute path to the file to write (must be absolute, not relative)"
+        description="Absolute path of the file to save (a relative path is refused)"
     )
-    content: str = Field(description="The content to write to the file")
+    content: str = Field(description="The file's complete new text")
 
 
 class EditInput(ClaudeInput):
     """Arguments of `Edit`."""
 
-    file_path: str = Field(description="The absolute path to the file to modify")
-    old_string: str = Field(description="The text to replace")
+    file_path: str = Field(description="Absolute path of the file to change")
+    old_string: str = Field(description="Exact text to look for")
     new_string: str = Field(
-        description="The text to replace it with (must be different from old_string)"
+        description="Text to put in its place; it has to differ from old_string"
     )
     replace_all: bool | None = Field(
-        default=False, description="Replace all occurrences of old_string (default false)"
+        default=False, description="true changes every occurrence of old_string (false by default)"
     )
 
 
 class MultiEditOperation(ClaudeInput):
     """One edit of a `MultiEdit` call."""
 
-    old_string: str = Field(description="The text to replace")
-    new_string: str = Field(description="The text to replace it with")
+    old_string: str = Field(description="Exact text to look for")
+    new_string: str = Field(description="Text to put in its place")
     replace_all: bool | None = Field(
-        default=False, description="Replace all occurrences of old_string (default false)."
+        default=False, description="true changes every occurrence of old_string (false by default)"
     )
 
 
 class MultiEditInput(ClaudeInput):
     """Arguments of `MultiEdit`."""
 
-    file_path: str = Field(description="The absolute path to the file to modify")
+    file_path: str = Field(description="Absolute path of the file to change")
     edits: list[MultiEditOperation] = Field(
-        min_length=1, description="Array of edit operations to perform sequentially on the file"
+        min_length=1, description="The edits, at least one, applied one after another"
     )
 
 
 class GlobInput(ClaudeInput):
     """Arguments of `Glob`."""
 
-    pattern: str = Field(description="The glob pattern to match files against")
+    pattern: str = Field(description="Glob that file paths have to match")
     path: str | None = Field(
         default=None,
-        description="The directory to search in. If not specified, the current working "
-        "directory will be used.",
+        description="Folder to look under; the working directory when left out",
     )
 
 
 class GrepInput(ClaudeInput):
     """Arguments of `Grep`."""
 
-    pattern: str = Field(
-        description="The regular expression pattern to search for in file contents"
-    )
+    pattern: str = Field(description="Regular expression to look for inside files")
     path: str | None = Field(
         default=None,
-        description="File or directory to search in (rg PATH). Defaults to current working "
-        "directory.",
+        description="File or folder to search (rg's PATH); the working directory when left out",
     )
     glob: str | None = Field(
         default=None,
-        description='Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob',
+        description="Only search files matching this glob, such as '*.py' or '*.{c,h}' (rg --glob)",
     )
     output_mode: Literal["content", "files_with_matches", "count"] | None = Field(
         default=None,
-        description='Output mode: "content" shows matching lines, "files_with_matches" shows '
-        'file paths, "count" shows match counts. Defaults to "files_with_matches".',
+        description="What to return: 'content' for the matching lines, 'files_with_matches' "
+        "(the default) for the paths of matching files, 'count' for matches per file",
     )
     before: int | None = Field(
-        default=None, alias="-B", description="Number of lines to show before each match"
+        default=None, alias="-B", description="Lines of context to add above a match"
     )
     after: int | None = Field(
-        default=None, alias="-A", description="Number of lines to show after each match"
+        default=None, alias="-A", description="Lines of context to add below a match"
     )
     around: int | None = Field(
-        default=None, alias="-C", description="Number of lines to show before and after"
+        default=None, alias="-C", description="Lines of context to add on both sides of a match"
     )
     context: int | None = Field(
-        default=None, description="Number of lines to show before and after each match"
+        default=None, description="Lines of context on both sides of a match (same as -C)"
     )
     line_numbers: bool | None = Field(
-        default=None, alias="-n", description="Show line numbers in output. Defaults to true."
+        default=None, alias="-n", description="Prefix lines with their numbers (true by default)"
     )
     ignore_case: bool | None = Field(
-        default=None, alias="-i", description="Case insensitive search (rg -i)"
+        default=None, alias="-i", description="Ignore upper and lower case (rg -i)"
+    )
+    type: str | None = Field(
+        default=None, description="Only search this kind of file, by rg's type name (rg --type)"
     )
     only_matching: bool | None = Field(
         default=None,
         alias="-o",
-        description="Output just the matched text, one match per line (rg -o). Only with "
-        'output_mode "content"; ignored otherwise. Defaults to false.',
+        description="Print only the matched part of each line, one match per line (rg -o); "
+        "used with output_mode 'content' and ignored otherwise; false by default",
     )
-    type: str | None = Field(default=None, description="File type to search (rg --type)")
     head_limit: int | None = Field(
         default=None,
-        description='Limit output to first N lines/entries, equivalent to "| head -N". '
-        "Defaults to 250; 0 for unlimited.",
+        description="Keep only the first N lines or entries, like piping to head -N; 250 when "
+        "left out, 0 for no limit",
     )
     offset: int | None = Field(
-        default=None, description="Skip first N lines/entries before applying head_limit"
+        default=None, description="Drop this many lines or entries before head_limit applies"
     )
     multiline: bool | None = Field(
-        default=None, description="Enable multiline mode (rg -U --multiline-dotall)"
+        default=None, description="Let matches span lines (rg -U --multiline-dotall)"
     )
 
 
 class LSInput(ClaudeInput):
     """Arguments of `LS`."""
 
-    path: str = Field(description="The absolute path to the directory to list")
-    ignore: list[str] | None = Field(default=None, description="List of glob patterns to ignore")
+    path: str = Field(description="Absolute path of the folder to show")
+    ignore: list[str] | None = Field(
+        default=None, description="Glob patterns of entries to leave out"
+    )
 
 
 class TodoItem(ClaudeInput):
@@ -177,7 +176,7 @@ class TodoItem(ClaudeInput):
 class TodoWriteInput(ClaudeInput):
     """Arguments of `TodoWrite`."""
 
-    todos: list[TodoItem] = Field(description="The updated todo list")
+    todos: list[TodoItem] = Field(description="The whole list as it stands now")
 
 
 class ExitPlanModeInput(ClaudeInput):
@@ -185,16 +184,14 @@ class ExitPlanModeInput(ClaudeInput):
 
     model_config = ConfigDict(populate_by_name=True, extra="allow")
 
-    plan: str | None = Field(
-        default=None, description="The plan you came up with, that you want to run by the user"
-    )
+    plan: str | None = Field(default=None, description="The plan the user is asked to approve")
 
 
 class TaskInput(ClaudeInput):
     """Arguments of `Task`."""
 
-    description: str = Field(description="A short (3-5 word) description of the task")
-    prompt: str = Field(description="The task for the agent to perform")
+    description: str = Field(description="A label for the task, three to five words long")
+    prompt: str = Field(description="Everything the subagent needs to know to do the task")
     subagent_type: str | None = Field(
-        default=None, description="The type of specialized agent to use for this task"
+        default=None, description="Which kind of agent takes the task (one of those listed)"
     )

@@ -33,8 +33,8 @@ class TodoWriteTool(ClaudeTool[TodoWriteInput]):
     name = "TodoWrite"
     label = "TodoWrite"
     description = (
-        "Use this tool to create and manage a structured task list for your current coding "
-        "session. Each todo has content, status (pending, in_progress, completed) and activeForm."
+        "Keeps the to-do list for the work in progress: send the whole updated list each time. "
+        "Every item has content, a status (pending, in_progress or completed) and activeForm."
     )
     parameters = TodoWriteInput
     prompt_snippet = "Track a todo list for the task at hand"
@@ -64,8 +64,8 @@ class ExitPlanModeTool(ClaudeTool[ExitPlanModeInput]):
     name = "ExitPlanMode"
     label = "ExitPlanMode"
     description = (
-        "Use this tool when you are in plan mode and have finished planning: it presents the "
-        "plan to the user for approval. Plan mode is read-only until the plan is approved."
+        "Call this once a plan is ready while in plan mode: the user sees it and approves or "
+        "rejects it. Until it is approved, plan mode allows no changes."
     )
     parameters = ExitPlanModeInput
     prompt_snippet = "Present a plan for approval and leave plan mode"

@@ -41,8 +41,8 @@ class GlobTool(ClaudeTool[GlobInput]):
     name = "Glob"
     label = "Glob"
     description = (
-        'Fast file pattern matching tool. Supports glob patterns like "**/*.js" or '
-        '"src/**/*.ts". Returns matching file paths sorted by modification time.'
+        "Lists the files whose paths match a glob such as '**/*.py' or 'src/**/*.toml', most "
+        "recently modified first."
     )
     parameters = GlobInput
     prompt_snippet = "Find files by glob pattern"
@@ -153,9 +153,9 @@ class GrepTool(ClaudeTool[GrepInput]):
     name = "Grep"
     label = "Grep"
     description = (
-        "A powerful search tool built on ripgrep. Supports full regex syntax; filter files with "
-        'glob or type. Output modes: "content" shows matching lines, "files_with_matches" shows '
-        'only file paths (default), "count" shows match counts.'
+        "Searches file contents with ripgrep regular expressions; narrow the files with glob or "
+        "type. output_mode picks the answer: 'files_with_matches' (the default) gives the paths "
+        "of matching files, 'content' the matching lines, 'count' the number of matches per file."
     )
     parameters = GrepInput
     prompt_snippet = "Search file contents with ripgrep"
@@ -216,8 +216,8 @@ class LSTool(ClaudeTool[LSInput]):
     name = "LS"
     label = "LS"
     description = (
-        "Lists files and directories in a given path. The path parameter must be an absolute "
-        "path. You can optionally provide an array of glob patterns to ignore."
+        "Shows the files and folders inside path, which has to be absolute. ignore may list "
+        "glob patterns for entries to leave out."
     )
     parameters = LSInput
     prompt_snippet = "List a directory"

@@ -61,8 +61,9 @@ class TaskTool(ClaudeTool[TaskInput]):
             else ""
         )
         self.description = (
-            "Launch a new agent to handle complex, multi-step tasks autonomously. Give it a "
-            "short description, the full task as prompt, and a subagent_type."
+            "Hands a self-contained piece of work to a subagent that carries it out on its own "
+            "and reports back. Pass a short description, the whole task as prompt, and "
+            "subagent_type to choose the kind of agent."
             + (f"\n\nAvailable agent types:\n{listing}" if listing else "")
         )
 
