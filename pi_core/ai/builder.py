@@ -63,7 +63,7 @@ class AssistantMessageBuilder:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.message = AssistantMessage(
-            api=model.api, provider=model.provider, model=model.id, usage=Usage()
+            api=model.api, provider=model.provider, model=model.id, usage=Usage(total_tokens=0)
         )
         self._chunks: dict[int, _Chunks] = {}
 
@@ -102,7 +102,8 @@ class AssistantMessageBuilder:
         cache_read: int | None = None,
         cache_write: int | None = None,
     ) -> None:
-        """Record token counts (each may arrive separately)."""
+        """Record token counts (each may arrive separately); the total and cost follow at once,
+        as pi's do (Anthropic's `message_start` counts show in the partials)."""
         usage = self.message.usage
         if input is not None:
             usage.input = input
@@ -112,6 +113,7 @@ class AssistantMessageBuilder:
             usage.cache_read = cache_read
         if cache_write is not None:
             usage.cache_write = cache_write
+        self._finish_usage()
 
     # --- text -----------------------------------------------------------------------------
 

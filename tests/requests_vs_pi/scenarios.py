@@ -129,7 +129,8 @@ def models_json(provider: Provider, base_url: str) -> dict[str, Any]:
     return {"providers": {provider.name: entry}}
 
 
-def _anthropic(text: str, reasoning: str = "", tool: dict[str, Any] | None = None) -> FakeResponse:
+def anthropic_stream(text: str, reasoning: str = "", *tools: dict[str, Any]) -> FakeResponse:
+    """A streamed Messages API answer: reasoning, text, then tool calls (`name`, `arguments`)."""
     message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
                "content": [], "stop_reason": None, "stop_sequence": None,
                "usage": {"input_tokens": 10, "output_tokens": 1}}  # fmt: skip
@@ -142,8 +143,8 @@ def _anthropic(text: str, reasoning: str = "", tool: dict[str, Any] | None = Non
                        {"type": "signature_delta", "signature": "sig-1"}))  # fmt: skip
     if text:
         blocks.append(({"type": "text", "text": ""}, {"type": "text_delta", "text": text}))
-    if tool:
-        start = {"type": "tool_use", "id": "toolu_1", "name": tool["name"], "input": {}}
+    for number, tool in enumerate(tools, 1):
+        start = {"type": "tool_use", "id": f"toolu_{number}", "name": tool["name"], "input": {}}
         delta = {"type": "input_json_delta", "partial_json": json.dumps(tool["arguments"])}
         blocks.append((start, delta))
     index = -1
@@ -155,7 +156,7 @@ def _anthropic(text: str, reasoning: str = "", tool: dict[str, Any] | None = Non
             events.append({"type": "content_block_start", "index": index, "content_block": start})
         events.append({"type": "content_block_delta", "index": index, "delta": delta})
     events.append({"type": "content_block_stop", "index": index})
-    stop = "tool_use" if tool else "end_turn"
+    stop = "tool_use" if tools else "end_turn"
     events.append({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                    "usage": {"output_tokens": 7}})  # fmt: skip
     events.append({"type": "message_stop"})
@@ -170,8 +171,9 @@ def answers(provider: Provider, script: str) -> list[FakeResponse]:
     }
     if provider.api == "anthropic-messages":
         if script in ("tool", TOOL_IMAGE):
-            return [_anthropic("", "Let me read it.", read), _anthropic("It says hello.")]
-        return [_anthropic("Hi.")]
+            first = anthropic_stream("", "Let me read it.", read)
+            return [first, anthropic_stream("It says hello.")]
+        return [anthropic_stream("Hi.")]
     if script == "tool":
         first = chat_stream(
             reasoning="Let me read it.",

@@ -36,7 +36,8 @@ _REASONING = ("reasoning_content", "reasoning", "reasoning_text")
 
 
 class _Blocks:
-    """Which content block is open, so deltas of one kind go to one block."""
+    """Which block each kind of delta goes to: as pi, one text and one thinking block per
+    response, and every block stays open until the stream ends (`close_all`)."""
 
     def __init__(self, builder: AssistantMessageBuilder) -> None:
         self.builder = builder
@@ -66,26 +67,19 @@ class _Blocks:
                 self.finish = _FINISH.get(finish, "stop")
         return events
 
-    def close_text(self) -> list[AssistantMessageEvent]:
-        """Close the open text block, if any."""
-        if self.text is None:
-            return []
-        index, self.text = self.text, None
-        return [self.builder.text_end(index)]
-
-    def close_thinking(self) -> list[AssistantMessageEvent]:
-        """Close the open thinking block, if any."""
-        if self.thinking is None:
-            return []
-        index, self.thinking = self.thinking, None
-        # the field the reasoning came in is its signature: the next request sends it back there
-        return [self.builder.thinking_end(index, self.thinking_field)]
-
     def close_all(self) -> list[AssistantMessageEvent]:
-        """Close every open block, tool calls included."""
-        events = self.close_thinking() + self.close_text()
-        for index in self.tools.values():
-            events.append(self.builder.tool_call_end(index))
+        """Close every block, in content order (pi ends them all after the stream)."""
+        events: list[AssistantMessageEvent] = []
+        opened = [self.text, self.thinking, *self.tools.values()]
+        for index in sorted(i for i in opened if i is not None):
+            if index == self.text:
+                events.append(self.builder.text_end(index))
+            elif index == self.thinking:
+                # the reasoning's field is its signature: the next request sends it back there
+                events.append(self.builder.thinking_end(index, self.thinking_field))
+            else:
+                events.append(self.builder.tool_call_end(index))
+        self.text = self.thinking = None
         self.tools = {}
         return events
 
@@ -96,6 +90,12 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
     if len(delta) == 1 and blocks.text is not None and type(content) is str and content:
         return [builder.text_delta(blocks.text, content)]  # more of the open text: most chunks
     events: list[AssistantMessageEvent] = []
+    # pi's order within one chunk: text, then reasoning, then tool calls
+    if isinstance(content, str) and content:
+        if blocks.text is None:
+            blocks.text, started_text = builder.text_start()
+            events.append(started_text)
+        events.append(builder.text_delta(blocks.text, content))
     field = next((f for f in _REASONING if isinstance(delta.get(f), str) and delta[f]), None)
     if field is not None:
         reasoning = delta[field]
@@ -104,14 +104,7 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             blocks.thinking_field = field
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
-    if isinstance(content, str) and content:
-        events += blocks.close_thinking()
-        if blocks.text is None:
-            blocks.text, started_text = builder.text_start()
-            events.append(started_text)
-        events.append(builder.text_delta(blocks.text, content))
     for position, call in enumerate(delta.get("tool_calls") or []):
-        events += blocks.close_thinking() + blocks.close_text()
         call_index = call.get("index", position)
         function = call.get("function") or {}
         index = blocks.tools.get(call_index)
@@ -121,8 +114,8 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             )
             blocks.tools[call_index] = index
             events.append(started_call)
-        if function.get("arguments"):
-            events.append(builder.tool_call_delta(index, function["arguments"]))
+        # a delta for every piece, the header's (id and name, no arguments) as "" as pi sends it
+        events.append(builder.tool_call_delta(index, function.get("arguments") or ""))
     details = delta.get("reasoning_details")
     if isinstance(details, list):
         _sign_tool_calls(builder, details)
@@ -178,6 +171,21 @@ def completion_as_chunk(body: dict[str, Any]) -> dict[str, Any]:
     return {**body, "object": "chat.completion.chunk", "choices": choices}
 
 
+def reasoning_first(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """Split a whole-message chunk so its reasoning comes before its text and tool calls (within
+    one chunk, pi reads text first; a complete message's reasoning came first)."""
+    thoughts, rest = [], []
+    for choice in chunk.get("choices") or []:
+        delta = dict(choice.get("delta") or {})
+        fields = {f: delta.pop(f) for f in _REASONING if f in delta}
+        if fields:
+            thoughts.append({**choice, "delta": fields, "finish_reason": None})
+        rest.append({**choice, "delta": delta})
+    if not thoughts:
+        return [chunk]
+    return [{**chunk, "choices": thoughts}, {**chunk, "choices": rest}]
+
+
 def _aborted(signal: AbortSignal | None) -> bool:
     return signal is not None and signal.aborted
 
@@ -200,8 +208,9 @@ async def stream_completions(
             model, "chat/completions", payload, options, headers, parts
         ) as body:
             if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
-                for event in blocks.chunk(completion_as_chunk(body)):
-                    yield event
+                for chunk in reasoning_first(completion_as_chunk(body)):
+                    for event in blocks.chunk(chunk):
+                        yield event
             else:
                 async for chunk in body:
                     for event in blocks.chunk(chunk):

@@ -1,0 +1,38 @@
+"""Record the JSON event lines pi 0.73.1 prints for every provider and script into `fixtures/`.
+
+Run from the repository root, with pi installed (npm `@mariozechner/pi-coding-agent@0.73.1`):
+
+    PI_REF=/path/to/node_modules python -m tests.stream_events_vs_pi.record_pi
+
+Re-record after changing `scenarios.py`; the test compares ours against these files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.stream_events_vs_pi.scenarios import PROVIDER_KEYS, SCRIPTS, run
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def main() -> None:
+    """Run pi once per provider and script; write `fixtures/<provider>.<script>.jsonl`."""
+    modules = Path(os.environ.get("PI_REF", "/work/pi-ref/node_modules"))
+    cli = modules / "@mariozechner" / "pi-coding-agent" / "dist" / "cli.js"
+    FIXTURES.mkdir(exist_ok=True)
+    for key in PROVIDER_KEYS:
+        for script in SCRIPTS:
+            with tempfile.TemporaryDirectory() as root:
+                lines = run(["node", str(cli)], key, script, Path(root))
+            path = FIXTURES / f"{key}.{script}.jsonl"
+            path.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
+            print(path.name, len(lines), "line(s)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
