@@ -165,9 +165,11 @@ def test_rpc_mode_streams_on_while_the_reader_stalls_and_loses_nothing(cli: Cli)
     assert answers == [text, "done"]
 
 
-def test_rpc_mode_whose_reader_goes_away_finishes_the_turn_and_exits_120(cli: Cli) -> None:
-    """A client that closes its end of stdout: the writer thread's failure neither hangs nor
-    crashes the agent; the turn is saved and the exit code says output was lost."""
+def test_rpc_mode_whose_reader_goes_away_saves_the_turn_and_exits_1(cli: Cli) -> None:
+    """A client that closes its end of stdout while ~5,000 records are still to come: the
+    writer thread's failure neither hangs nor crashes the agent; the turn is saved (cut short
+    where the hang-up was noticed, see tests/reliability/test_rpc_stdout_closed.py) and the exit
+    code says the client went away."""
     cli.server.queue(chat_stream(BIG, piece=64))
     process = _rpc_prompted(cli, "write a lot")
     assert process.stdin is not None and process.stdout is not None
@@ -175,5 +177,6 @@ def test_rpc_mode_whose_reader_goes_away_finishes_the_turn_and_exits_120(cli: Cl
     assert first["id"] == "p1" and first["success"] is True
     process.stdout.close()  # the reader is gone while ~5,000 records are still to come
     process.stdin.close()
-    assert process.wait(timeout=120) == 120
-    assert _assistant_texts(_session_lines(cli)) == [BIG]
+    assert process.wait(timeout=120) == 1
+    [saved] = _assistant_texts(_session_lines(cli))
+    assert BIG.startswith(saved)

@@ -21,7 +21,8 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 def main() -> None:
-    """Run pi once per provider and script; write `fixtures/<provider>.<script>.jsonl`."""
+    """Run pi once per provider and script; write `fixtures/<provider>.<script>.events.ndjson`
+    (pi's `--mode json` lines: not named `.jsonl`, which the export tests take for sessions)."""
     modules = Path(os.environ.get("PI_REF", "/work/pi-ref/node_modules"))
     cli = modules / "@mariozechner" / "pi-coding-agent" / "dist" / "cli.js"
     FIXTURES.mkdir(exist_ok=True)
@@ -29,7 +30,7 @@ def main() -> None:
         for script in SCRIPTS:
             with tempfile.TemporaryDirectory() as root:
                 lines = run(["node", str(cli)], key, script, Path(root))
-            path = FIXTURES / f"{key}.{script}.jsonl"
+            path = FIXTURES / f"{key}.{script}.events.ndjson"
             path.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
             print(path.name, len(lines), "line(s)", file=sys.stderr)
 

@@ -27,7 +27,7 @@ IGNORED = {"timestamp", "id", "partial"}
 
 def pi_lines(key: str, script: str) -> list[dict[str, Any]]:
     """What pi printed for the script, as recorded by record_pi.py."""
-    text = (FIXTURES / f"{key}.{script}.jsonl").read_text()
+    text = (FIXTURES / f"{key}.{script}.events.ndjson").read_text()
     return [json.loads(line) for line in text.splitlines()]
 
 
