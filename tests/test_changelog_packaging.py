@@ -21,7 +21,8 @@ print(changelog_text())
 """
 
 
-def test_wheel_carries_the_changelog_and_the_reader_finds_it(tmp_path: Path) -> None:
+def installed_core_wheel(tmp_path: Path) -> Path:
+    """Build the pi-harness wheel and unpack it as pip would into site-packages; return that."""
     if importlib.util.find_spec("hatchling") is None:
         pytest.skip("hatchling is not installed")
     subprocess.run(
@@ -31,7 +32,12 @@ def test_wheel_carries_the_changelog_and_the_reader_finds_it(tmp_path: Path) -> 
     (wheel,) = (tmp_path / "dist").glob("pi_harness-*.whl")
     installed = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
-        archive.extractall(installed)  # what pip puts in site-packages
+        archive.extractall(installed)
+    return installed
+
+
+def test_wheel_carries_the_changelog_and_the_reader_finds_it(tmp_path: Path) -> None:
+    installed = installed_core_wheel(tmp_path)
     expected = (ROOT / "CHANGELOG.md").read_text()
     assert (installed / "pi_core" / "CHANGELOG.md").read_text() == expected
     assert not (installed / "CHANGELOG.md").exists()  # no checkout around the package
