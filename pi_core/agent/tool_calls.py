@@ -15,6 +15,7 @@ from pi_core.events.agent import (
     ToolExecutionStartEvent,
     ToolExecutionUpdateEvent,
 )
+from pi_core.events.tool_events import ToolCallResult, ToolResultPatch
 from pi_core.messages.content import TextContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage
 from pi_core.tools.tool import Tool, ToolArgumentsError, ToolResult
@@ -24,28 +25,13 @@ ToolExecution = Literal["parallel", "sequential"]
 SKIPPED_TEXT = "Skipped due to queued user message."
 
 
-@dataclass
-class ToolGateResult:
-    """What a before-tool-call gate decided: block with a reason, or let it run."""
-
-    block: bool = False
-    reason: str | None = None
-
-
-@dataclass
-class ToolPatch:
-    """What an after-tool-call hook changed; None leaves a field as it was."""
-
-    content: list[Any] | None = None
-    details: Any = None
-    is_error: bool | None = None
-    details_set: bool = False
-
-
-BeforeToolCall = Callable[[ToolCall, Any, AbortSignal], Awaitable[ToolGateResult | None]]
+BeforeToolCall = Callable[[ToolCall, Any, AbortSignal], Awaitable[ToolCallResult | None]]
+"""The gate before a call runs: a `ToolCallResult` with `block=True` stops it with its reason."""
 AfterToolCall = Callable[
-    [ToolCall, Any, ToolResult, bool, AbortSignal], Awaitable[ToolPatch | None]
+    [ToolCall, Any, ToolResult, bool, AbortSignal], Awaitable[ToolResultPatch | None]
 ]
+"""What runs after a call: a `ToolResultPatch` replaces the fields it sets (`details` when set
+explicitly, even to None; `content` and `is_error` when not None)."""
 
 
 @dataclass(kw_only=True)
@@ -141,7 +127,7 @@ async def _execute(
             result = prepared.result
             prepared.result = ToolResult(
                 content=patch.content if patch.content is not None else result.content,
-                details=patch.details if patch.details_set else result.details,
+                details=patch.details if "details" in patch.model_fields_set else result.details,
             )
             if patch.is_error is not None:
                 prepared.is_error = patch.is_error

@@ -13,9 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from pi_core.abort import AbortError, AbortSignal
-from pi_core.agent.tool_calls import ToolGateResult, ToolPatch
 from pi_core.events.agent import AfterProviderResponseEvent
-from pi_core.events.tool_events import make_tool_call_event, make_tool_result_event
+from pi_core.events.tool_events import (
+    ToolCallResult,
+    ToolResultPatch,
+    make_tool_call_event,
+    make_tool_result_event,
+)
 from pi_core.messages.agent import AgentMessage
 from pi_core.messages.content import ToolCall
 from pi_core.plugins.dispatch import HookDispatcher
@@ -30,7 +34,7 @@ class LoopHooks:
 
     async def before_tool_call(
         self, call: ToolCall, params: Any, signal: AbortSignal
-    ) -> ToolGateResult | None:
+    ) -> ToolCallResult | None:
         """Ask the `tool_call` hook; a block carries the reason the LLM will read."""
         if not self.dispatcher.has_impls("tool_call"):
             return None
@@ -38,31 +42,21 @@ class LoopHooks:
         try:  # a hook that hangs must not outlive an abort: cancel it, and the tool stays blocked
             result = await signal.race(self.dispatcher.tool_call(event))
         except AbortError:
-            return ToolGateResult(
+            return ToolCallResult(
                 block=True, reason="Tool call aborted before its tool_call hooks answered"
             )
-        if result is not None and result.block:
-            return ToolGateResult(block=True, reason=result.reason)
-        return None
+        return result if result is not None and result.block else None
 
     async def after_tool_call(
         self, call: ToolCall, params: Any, result: ToolResult, is_error: bool, signal: AbortSignal
-    ) -> ToolPatch | None:
+    ) -> ToolResultPatch | None:
         """Pass the result through the `tool_result` chain and return what it changed."""
         if not self.dispatcher.has_impls("tool_result"):
             return None
         event = make_tool_result_event(
             call.name, call.id, params, list(result.content), result.details, is_error
         )
-        patch = await self.dispatcher.tool_result(event)
-        if patch is None:
-            return None
-        return ToolPatch(
-            content=patch.content,
-            details=patch.details,
-            is_error=patch.is_error,
-            details_set=True,
-        )
+        return await self.dispatcher.tool_result(event)
 
     async def transform_context(
         self, messages: list[AgentMessage], signal: AbortSignal

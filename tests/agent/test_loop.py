@@ -17,7 +17,8 @@ from pi_core import (
     UserMessage,
 )
 from pi_core.agent.agent import Agent, AgentOptions, AgentState
-from pi_core.agent.tool_calls import SKIPPED_TEXT, ToolGateResult
+from pi_core.agent.tool_calls import SKIPPED_TEXT
+from pi_core.events.tool_events import ToolCallResult, ToolResultPatch
 from pi_core.testing import ScriptedProvider, call, reply, scripted_model
 
 
@@ -159,8 +160,8 @@ async def test_invalid_arguments_and_unknown_tools_are_error_results() -> None:
 
 
 async def test_before_tool_call_can_block() -> None:
-    async def gate(tool_call: Any, params: Any, signal: AbortSignal) -> ToolGateResult:
-        return ToolGateResult(block=True, reason="not today")
+    async def gate(tool_call: Any, params: Any, signal: AbortSignal) -> ToolCallResult:
+        return ToolCallResult(block=True, reason="not today")
 
     provider = ScriptedProvider(reply(tool_calls=[call("echo", text="x")]), reply("fine"))
     echo = Echo()
@@ -170,6 +171,30 @@ async def test_before_tool_call_can_block() -> None:
 
     result = next(m for m in agent.state.messages if isinstance(m, ToolResultMessage))
     assert result.is_error and result.content[0].text == "not today" and echo.calls == []
+
+
+async def run_with_patch(patch: ToolResultPatch) -> ToolResultMessage:
+    """One echo call whose result passes through `after_tool_call` returning `patch`."""
+
+    async def after(
+        tool_call: Any, params: Any, result: ToolResult, is_error: bool, signal: AbortSignal
+    ) -> ToolResultPatch:
+        return patch
+
+    provider = ScriptedProvider(reply(tool_calls=[call("echo", text="hi")]), reply("fine"))
+    agent, _ = make_agent(provider, Echo(), after_tool_call=after)
+    await agent.prompt("go")
+    return next(m for m in agent.state.messages if isinstance(m, ToolResultMessage))
+
+
+async def test_after_tool_call_patches_with_the_plugins_patch_type() -> None:
+    """The loop takes the `ToolResultPatch` plugins return: a field left unset stays as it was."""
+    kept = await run_with_patch(ToolResultPatch(content=[TextContent(text="patched")]))
+    assert kept.content[0].text == "patched" and kept.details == {"len": 2}
+    assert kept.is_error is False
+
+    cleared = await run_with_patch(ToolResultPatch(details=None, is_error=True))
+    assert cleared.content[0].text == "HI" and cleared.details is None and cleared.is_error
 
 
 async def test_steering_mid_tools_skips_the_remaining_calls() -> None:
