@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import shlex
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-from pi_plugin_claude.permissions.modes import FILESYSTEM_COMMANDS
+from pi_plugin_claude.permissions.modes import FILESYSTEM_COMMANDS, PermissionMode
 from pi_plugin_claude.permissions.readonly import classify, sed_edit_is_safe
 from pi_plugin_claude.permissions.rules import (
     PermissionRule,
@@ -24,8 +24,19 @@ from pi_plugin_claude.permissions.rules import (
 )
 from pi_plugin_claude.permissions.shell import SimpleCommand, parse_command
 
-if TYPE_CHECKING:
-    from pi_plugin_claude.permissions.engine import PermissionPolicy
+
+class PolicyView(Protocol):
+    """What deciding a Bash call reads of the session's policy (engine.PermissionPolicy is one)."""
+
+    mode: PermissionMode
+    allow: list[PermissionRule]
+    ask: list[PermissionRule]
+    deny: list[PermissionRule]
+    cwd: str
+    home: str
+
+    def working_dirs(self) -> list[str]: ...
+
 
 SAFE_VARIABLES = frozenset(
     {"GOEXPERIMENT", "GOOS", "GOARCH", "CGO_ENABLED", "GO111MODULE", "RUST_BACKTRACE", "RUST_LOG",
@@ -84,7 +95,7 @@ def _allow_rule(rules: list[PermissionRule], part: SimpleCommand) -> PermissionR
 class _Judge:
     """Holds one call's context: the policy, the parsed parts and their classifications."""
 
-    def __init__(self, policy: PermissionPolicy, command: str) -> None:
+    def __init__(self, policy: PolicyView, command: str) -> None:
         self.policy = policy
         self.command = command
         self.parsed = parse_command(command)
@@ -248,6 +259,6 @@ class _Judge:
         return BashVerdict("allow", reason, used)
 
 
-def decide_bash(policy: PermissionPolicy, command: str) -> BashVerdict:
+def decide_bash(policy: PolicyView, command: str) -> BashVerdict:
     """Decide a Bash command line under the policy's rules and mode."""
     return _Judge(policy, command).decide()
