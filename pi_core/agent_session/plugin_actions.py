@@ -1,4 +1,8 @@
-"""What `ctx` does once a session is bound: the actions plugins call, and a read-only session."""
+"""What `ctx` does once a session is bound: the actions plugins call, and a read-only session.
+
+Moving between sessions (`ctx.new_session`, `fork`, `navigate_tree`, `switch_session`) is not
+here: the context calls navigation.py's `Navigator` itself.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,6 @@ from typing import Any, Protocol
 
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
-from pi_core.agent_session.navigation import Navigator
 from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
@@ -102,6 +105,7 @@ class PluginActions:
         commands: SlashCommandSource,
         controls: SessionControls,
         context_usage: Callable[[], dict[str, Any] | None],
+        reload: Callable[[], Awaitable[list[PluginLoadError]]],
     ) -> None:
         self._agent = agent
         self._session_manager = session_manager
@@ -115,6 +119,7 @@ class PluginActions:
         self._commands = commands
         self._controls = controls
         self._context_usage = context_usage
+        self._reload = reload
 
     def _report(self, event: str, error: BaseException) -> None:
         self._dispatcher.publish_error("", "<runtime>", event, error)
@@ -251,40 +256,9 @@ class PluginActions:
         """Set the thinking level."""
         self._changes.set_thinking_level(level)
 
-
-class CommandActions:
-    """Session control for command handlers: wait, new, fork, navigate, switch, reload."""
-
-    def __init__(
-        self,
-        *,
-        agent: Agent,
-        navigation: Navigator,
-        reload: Callable[[], Awaitable[list[PluginLoadError]]],
-    ) -> None:
-        self._agent = agent
-        self._navigation = navigation
-        self._reload = reload
-
     async def wait_for_idle(self) -> None:
         """Wait until the agent is idle."""
         await self._agent.wait_for_idle()
-
-    async def new_session(self, **options: Any) -> dict[str, Any]:
-        """Start a new session."""
-        return await self._navigation.new_session(**options)
-
-    async def fork(self, entry_id: str) -> dict[str, Any]:
-        """Fork from an entry."""
-        return await self._navigation.fork(entry_id)
-
-    async def navigate_tree(self, target_id: str, **options: Any) -> dict[str, Any]:
-        """Move in the session tree."""
-        return await self._navigation.navigate_tree(target_id, **options)
-
-    async def switch_session(self, session_path: str) -> dict[str, Any]:
-        """Switch to another session file."""
-        return await self._navigation.switch_session(session_path)
 
     async def reload(self) -> None:
         """Reload plugins from files and folders, settings and resources, as `/reload` does;

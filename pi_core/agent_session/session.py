@@ -19,7 +19,7 @@ from pi_core.abort import AbortSignal
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.navigation import Navigator
-from pi_core.agent_session.plugin_actions import CommandActions, PluginActions
+from pi_core.agent_session.plugin_actions import PluginActions
 from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
@@ -291,8 +291,8 @@ class AgentSession:
         """Ask the mode running this session to shut down (it polls `shutdown_requested`)."""
         self.shutdown_requested = True
 
-    def plugin_actions(self) -> tuple[PluginActions, CommandActions]:
-        """Return what `ctx` does for plugins and commands in this session, for `bind`."""
+    def plugin_actions(self) -> tuple[PluginActions, Navigator]:
+        """Return what `ctx` does in this session and what moves it elsewhere, for `bind`."""
         actions = PluginActions(
             agent=self.agent,
             session_manager=self.session_manager,
@@ -306,9 +306,9 @@ class AgentSession:
             commands=self,
             controls=self.controls,
             context_usage=self.get_context_usage,
+            reload=self.reload,
         )
-        commands = CommandActions(agent=self.agent, navigation=self.navigation, reload=self.reload)
-        return actions, commands
+        return actions, self.navigation
 
     def drop_trailing_error(self) -> None:
         """Remove a failed response from the context (it stays in the file for history)."""

@@ -20,6 +20,7 @@ from pi_core.plugins.runtime import (
     PluginRuntime,
     SessionReader,
 )
+from pi_core.plugins.tool_check import check_tool
 
 if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
@@ -233,9 +234,8 @@ class ExtensionContext:
 
     def register_tool(self, tool: object) -> None:
         """Add a tool after loading (e.g. found on a server); active unless `--tools` omits it."""
-        from pi_core.plugins.registrations import _check_tool
-
-        self._runtime.actions.register_tool(_check_tool(tool))
+        check_tool(tool)
+        self._runtime.actions.register_tool(tool)
 
     def unregister_tool(self, name: str) -> None:
         """Remove a tool added with `register_tool`; the LLM no longer sees it."""
@@ -263,7 +263,7 @@ class CommandContext(ExtensionContext):
 
     async def wait_for_idle(self) -> None:
         """Wait until the agent stops streaming."""
-        await self._runtime.command_actions.wait_for_idle()
+        await self._runtime.actions.wait_for_idle()
 
     async def new_session(
         self,
@@ -272,13 +272,13 @@ class CommandContext(ExtensionContext):
         setup: Callable[[SessionManager], object] | None = None,
     ) -> NavigationOutcome:
         """Start a new session; returns `{cancelled}`."""
-        return await self._runtime.command_actions.new_session(
+        return await self._runtime.navigation.new_session(
             parent_session=parent_session, setup=setup
         )
 
     async def fork(self, entry_id: str) -> NavigationOutcome:
         """Fork from an entry into a new session file; returns `{cancelled}`."""
-        return await self._runtime.command_actions.fork(entry_id)
+        return await self._runtime.navigation.fork(entry_id)
 
     async def navigate_tree(
         self,
@@ -290,7 +290,7 @@ class CommandContext(ExtensionContext):
         label: str | None = None,
     ) -> NavigationOutcome:
         """Move to another point in the session tree; returns `{cancelled}`."""
-        return await self._runtime.command_actions.navigate_tree(
+        return await self._runtime.navigation.navigate_tree(
             target_id,
             summarize=summarize,
             custom_instructions=custom_instructions,
@@ -300,9 +300,9 @@ class CommandContext(ExtensionContext):
 
     async def switch_session(self, session_path: str) -> NavigationOutcome:
         """Switch to another session file; returns `{cancelled}`."""
-        return await self._runtime.command_actions.switch_session(session_path)
+        return await self._runtime.navigation.switch_session(session_path)
 
     async def reload(self) -> None:
         """Reload plugins from files and folders, settings, skills, prompts and context files, as
         `/reload` does; raises PluginLoadFailed when a plugin fails (then nothing changed)."""
-        await self._runtime.command_actions.reload()
+        await self._runtime.actions.reload()

@@ -22,7 +22,7 @@ from pi_core.plugins.foreign import ForeignExtension
 from pi_core.plugins.importing import import_plugin
 from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.registrations import PluginRegistrations, Registry
-from pi_core.plugins.runtime import PluginRuntime, SessionActions, SessionCommandActions
+from pi_core.plugins.runtime import PluginRuntime, SessionActions, SessionNavigation
 from pi_core.plugins.sources import Discovery, Origin, PluginSource, discover
 from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.settings import SettingsManager
@@ -241,14 +241,14 @@ class PluginManager:
     def bind(
         self,
         actions: SessionActions,
-        command_actions: SessionCommandActions | None = None,
+        navigation: SessionNavigation | None = None,
         model_registry: ModelRegistry | None = None,
     ) -> None:
         """Bind the session: plugin actions work from now on; registered providers are applied."""
         if model_registry is not None:
             self.runtime.model_registry = model_registry
             self.apply_providers(model_registry)
-        self.runtime.bind(actions, command_actions)
+        self.runtime.bind(actions, navigation)
 
     def apply_providers(self, model_registry: ModelRegistry) -> None:
         """Add the providers plugins registered to `model_registry`."""

@@ -6,10 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel
-
 from pi_core.ai.model import ProviderConfig
 from pi_core.plugins.errors import Diagnostic
+from pi_core.plugins.tool_check import check_tool
 from pi_core.tools.tool import Tool
 
 BUILTIN_COMMANDS = frozenset(
@@ -99,15 +98,7 @@ class RegisteredTool:
 
 
 def _check_tool(tool: Any) -> Tool[Any]:
-    missing = [a for a in ("name", "description", "parameters") if not getattr(tool, a, None)]
-    if missing:
-        raise TypeError(f"tool {tool!r} is missing {', '.join(missing)}")
-    if not (isinstance(tool.parameters, type) and issubclass(tool.parameters, BaseModel)):
-        raise TypeError(f"tool {tool.name!r}: parameters must be a pydantic model class")
-    if not callable(getattr(tool, "execute", None)):
-        raise TypeError(f"tool {tool.name!r} has no execute()")
-    if not getattr(tool, "label", None):
-        tool.label = tool.name
+    check_tool(tool)
     checked: Tool[Any] = tool
     return checked
 

@@ -11,8 +11,6 @@ from pi_core.plugins.event_bus import EventBus
 from pi_core.plugins.ui import ExtensionUI, NoOpUI
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from pi_core.ai.model import Model
     from pi_core.ai.model_registry import ModelRegistry
     from pi_core.compaction.types import CompactionResult
@@ -22,7 +20,6 @@ if TYPE_CHECKING:
     from pi_core.session.context import SessionContext
     from pi_core.session.entries import SessionEntry, SessionHeader
     from pi_core.session.manager import SessionManager, TreeNode
-    from pi_core.tools.tool import Tool
 
 
 class ContextUsage(TypedDict):
@@ -66,7 +63,10 @@ class SessionReader(Protocol):
 
 
 class SessionActions(Protocol):
-    """What a bound session does for `ctx` (implemented by agent_session/plugin_actions.py)."""
+    """What a bound session does for `ctx` (implemented by agent_session/plugin_actions.py).
+
+    Each method is what the `ExtensionContext` or `CommandContext` method of the same name does.
+    """
 
     def get_model(self) -> Model | None: ...
     def is_idle(self) -> bool: ...
@@ -99,36 +99,38 @@ class SessionActions(Protocol):
     def get_active_tools(self) -> list[str]: ...
     def get_all_tools(self) -> list[dict[str, object]]: ...
     def set_active_tools(self, names: list[str]) -> None: ...
-    def register_tool(self, tool: Tool[BaseModel]) -> None: ...
+    def register_tool(self, tool: object) -> None: ...
     def unregister_tool(self, name: str) -> None: ...
     def get_commands(self) -> list[dict[str, str]]: ...
     async def set_model(self, model: Model) -> bool: ...
     def get_thinking_level(self) -> str: ...
     def set_thinking_level(self, level: str) -> None: ...
-
-
-class SessionCommandActions(Protocol):
-    """The session control a slash command may use (`CommandContext`)."""
-
     async def wait_for_idle(self) -> None: ...
+    async def reload(self) -> None: ...
+
+
+class SessionNavigation(Protocol):
+    """Moving between sessions and within the tree, as a slash command may (`CommandContext`);
+    implemented by agent_session/navigation.py's `Navigator`."""
+
     async def new_session(
         self,
         *,
         parent_session: str | None = None,
         setup: Callable[[SessionManager], object] | None = None,
     ) -> NavigationOutcome: ...
-    async def fork(self, entry_id: str) -> NavigationOutcome: ...
+    async def fork(self, entry_id: str, /) -> NavigationOutcome: ...
     async def navigate_tree(
         self,
         target_id: str,
+        /,
         *,
         summarize: bool = False,
         custom_instructions: str | None = None,
         replace_instructions: bool | None = None,
         label: str | None = None,
     ) -> NavigationOutcome: ...
-    async def switch_session(self, session_path: str) -> NavigationOutcome: ...
-    async def reload(self) -> None: ...
+    async def switch_session(self, session_path: str, /) -> NavigationOutcome: ...
 
 
 class _LoadingActions:
@@ -147,9 +149,9 @@ def _loading_actions() -> SessionActions:
     return cast("SessionActions", _LoadingActions())
 
 
-def _loading_command_actions() -> SessionCommandActions:
-    """Return the stand-in that raises for every command action."""
-    return cast("SessionCommandActions", _LoadingActions())
+def _loading_navigation() -> SessionNavigation:
+    """Return the stand-in that raises for every navigation action."""
+    return cast("SessionNavigation", _LoadingActions())
 
 
 class PluginRuntime:
@@ -172,24 +174,22 @@ class PluginRuntime:
         self.session: SessionReader | None = None
         self.model_registry: ModelRegistry | None = None
         self.actions: SessionActions = _loading_actions()
-        self.command_actions: SessionCommandActions = _loading_command_actions()
+        self.navigation: SessionNavigation = _loading_navigation()
         self.bound = False
         self.tool_call_chain: ToolCallChain | None = None
         """The `tool_call` chain of the plugins this runtime serves (set by the PluginManager)."""
         self.tool_result_chain: ToolResultChain | None = None
         """Their `tool_result` chain (set by the PluginManager)."""
 
-    def bind(
-        self, actions: SessionActions, command_actions: SessionCommandActions | None = None
-    ) -> None:
+    def bind(self, actions: SessionActions, navigation: SessionNavigation | None = None) -> None:
         """Give plugins the real session: from now on every context's actions work."""
         self.actions = actions
-        if command_actions is not None:
-            self.command_actions = command_actions
+        if navigation is not None:
+            self.navigation = navigation
         self.bound = True
 
     def unbind(self) -> None:
         """Return to the loading state (used when a runtime is torn down for reload)."""
         self.actions = _loading_actions()
-        self.command_actions = _loading_command_actions()
+        self.navigation = _loading_navigation()
         self.bound = False
