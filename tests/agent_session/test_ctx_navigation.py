@@ -13,4 +13,3 @@ async def test_a_command_context_navigates_with_the_sessions_navigator(harness: 
     first = session.session_id
     assert await session.plugins.command_ctx.new_session() == {"cancelled": False}
     assert session.session_id != first
-
