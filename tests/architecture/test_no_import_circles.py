@@ -14,7 +14,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 INTERACTIVE_EXEMPT_UNTIL_ROOM_MERGES = True
-"""The REPL's modules still form one circle that branch `room` removes; delete at its merge."""
+"""The REPL's modules still form one circle that branch `room` removes: when it is merged, delete
+this constant and `exempt` (or set it to False), and every circle fails."""
 
 INTERACTIVE = "pi_core.modes.interactive"
 
