@@ -117,6 +117,9 @@ if TYPE_CHECKING:
         ToolUpdateCallback as ToolUpdateCallback,
         define_tool as define_tool,
     )
+    from pi_core.tools.decorator import (
+        tool as tool,
+    )
 
 _EXPORTS: dict[str, str] = {
     "AbortController": "pi_core.abort",
@@ -173,6 +176,7 @@ _EXPORTS: dict[str, str] = {
     "ToolResult": "pi_core.tools",
     "ToolUpdateCallback": "pi_core.tools",
     "define_tool": "pi_core.tools",
+    "tool": "pi_core.tools.decorator",
 }
 
 __all__ = ["__version__", *_EXPORTS]
