@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         make_tool_result_event as make_tool_result_event,
     )
     from pi_core.hookspecs import (
+        HOOK_API_VERSION as HOOK_API_VERSION,
         hookimpl as hookimpl,
     )
     from pi_core.messages import (
@@ -143,6 +144,7 @@ _EXPORTS: dict[str, str] = {
     "ToolResultPatch": "pi_core.events",
     "make_tool_call_event": "pi_core.events",
     "make_tool_result_event": "pi_core.events",
+    "HOOK_API_VERSION": "pi_core.hookspecs",
     "hookimpl": "pi_core.hookspecs",
     "AgentMessage": "pi_core.messages",
     "AssistantMessage": "pi_core.messages",

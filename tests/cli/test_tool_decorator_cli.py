@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 from pi_core.testing import chat_stream
-
-from .conftest import Cli
+from tests.cli.conftest import Cli
 
 PLUGIN = '''
 from __future__ import annotations
