@@ -172,6 +172,13 @@ def test_mistakes_are_reported_when_the_tool_is_made() -> None:
     with pytest.raises(TypeError, match=r"\*texts cannot be a tool parameter"):
         tool(variadic)
 
+    def unresolved(when: Moment) -> str:  # type: ignore[name-defined]  # noqa: F821
+        """Unresolved."""
+        return ""
+
+    with pytest.raises(TypeError, match="name 'Moment' is not defined; import the parameter"):
+        tool(unresolved)
+
 
 def test_arguments_are_validated_with_a_clear_error_and_coerced() -> None:
     @tool

@@ -137,7 +137,12 @@ def _parameters(
     function: ToolFunction, tool_name: str, documented: dict[str, str]
 ) -> tuple[type[BaseModel], dict[str, str]]:
     """Build the parameter model from the signature; return it and {parameter: injected kind}."""
-    hints = typing.get_type_hints(function, localns=_INJECTED_NAMES, include_extras=True)
+    try:
+        hints = typing.get_type_hints(function, localns=_INJECTED_NAMES, include_extras=True)
+    except NameError as error:  # a type imported only under TYPE_CHECKING
+        raise TypeError(
+            f"tool {tool_name!r}: {error}; import the parameter types at run time"
+        ) from None
     fields: dict[str, Any] = {}
     injected: dict[str, str] = {}
     for parameter in inspect.signature(function).parameters.values():
