@@ -38,6 +38,32 @@ Set `PI_TRACE_PLUGINS=1` to log every event-hook call on stderr: the hook, the p
 took and what it returned or raised (`PI_TRACE_PLUGINS=/path/to/file` appends the lines to that file
 instead). See docs/writing-a-plugin.md.
 
+## Versions
+
+The hooks on this page are versioned as a whole: `pi_core.HOOK_API_VERSION` (also
+`pi_core.hookspecs.HOOK_API_VERSION`), a `"MAJOR.MINOR"` string, now `"1.0"`. The promise:
+
+- a new **minor** only adds: new hooks, new arguments to a hook, new optional fields on an event
+  or a result. A plugin written for 1.0 keeps loading and working under every 1.x;
+- a new **major** may remove or rename a hook or an argument, or change how a hook's results
+  combine. Plugins written for the old major may need changes.
+
+A plugin says which hook API it needs with a module attribute, `PI_HOOK_API = "1.0"`: that
+minor or a later one of the same major. A pi whose hook API is older (say 1.0 for a plugin asking
+for 1.2) or of another major refuses the plugin with `the plugin needs hook API 1.2 (PI_HOOK_API),
+but this pi provides 1.0: upgrade pi-harness …`, in `pi plugins` and at start-up, instead of
+failing on the first hook it does not know. Without the attribute, a hook pi does not have is still refused by name
+(`hookimpl 'session_pause' matches no pi hook`). The hook API version is separate from the
+`pi-harness` version, whose range a distribution declares in its dependencies (see
+[writing-a-plugin.md](writing-a-plugin.md#a-complete-distribution)).
+
+For pi's developers: `tests/architecture/hookspecs.lock.json` records every hookspec (name,
+argument names, semantics, pluggy flags) with the version.
+`tests/architecture/test_hook_api_version.py` fails when the hookspecs differ from it, saying whether the change needs a minor bump (hooks or
+arguments added) or a major one (anything removed, renamed or changed); bump `HOOK_API_VERSION` in
+`pi_core/hookspecs.py`, then regenerate the snapshot with
+`python tests/architecture/test_hook_api_version.py`.
+
 ## How results combine
 
 | semantics | rule |

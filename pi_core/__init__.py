@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         make_tool_result_event as make_tool_result_event,
     )
     from pi_core.hookspecs import (
+        HOOK_API_VERSION as HOOK_API_VERSION,
         hookimpl as hookimpl,
     )
     from pi_core.messages import (
@@ -117,6 +118,9 @@ if TYPE_CHECKING:
         ToolUpdateCallback as ToolUpdateCallback,
         define_tool as define_tool,
     )
+    from pi_core.tools.decorator import (
+        tool as tool,
+    )
 
 _EXPORTS: dict[str, str] = {
     "AbortController": "pi_core.abort",
@@ -140,6 +144,7 @@ _EXPORTS: dict[str, str] = {
     "ToolResultPatch": "pi_core.events",
     "make_tool_call_event": "pi_core.events",
     "make_tool_result_event": "pi_core.events",
+    "HOOK_API_VERSION": "pi_core.hookspecs",
     "hookimpl": "pi_core.hookspecs",
     "AgentMessage": "pi_core.messages",
     "AssistantMessage": "pi_core.messages",
@@ -173,6 +178,7 @@ _EXPORTS: dict[str, str] = {
     "ToolResult": "pi_core.tools",
     "ToolUpdateCallback": "pi_core.tools",
     "define_tool": "pi_core.tools",
+    "tool": "pi_core.tools.decorator",
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -73,6 +73,11 @@ if TYPE_CHECKING:
     from pi_core.plugins.context import ExtensionContext
 
 PROJECT_NAME = "pi"
+
+HOOK_API_VERSION = "1.0"
+"""The version of the hooks below, MAJOR.MINOR: a new minor only adds hooks or arguments; a new
+major removes, renames or changes one. A plugin may require one with `PI_HOOK_API = "1.0"`."""
+
 hookspec = pluggy.HookspecMarker(PROJECT_NAME)
 hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
 

@@ -1,4 +1,5 @@
-"""Event and result models for every plugin hook."""
+"""Event and result models for every plugin hook, and the session entries events carry
+(`branch_entries`, ...), to narrow with `isinstance`."""
 
 from pi_core.events.agent import (
     AfterProviderResponseEvent,
@@ -79,6 +80,18 @@ from pi_core.events.user import (
     UserBashEvent,
     UserBashResult,
 )
+from pi_core.session.entries import (
+    BranchSummaryEntry,
+    CompactionEntry,
+    CustomEntry,
+    CustomMessageEntry,
+    LabelEntry,
+    ModelChangeEntry,
+    SessionEntry,
+    SessionInfoEntry,
+    SessionMessageEntry,
+    ThinkingLevelChangeEntry,
+)
 
 __all__ = [
     "AfterProviderResponseEvent",
@@ -92,8 +105,12 @@ __all__ = [
     "BeforeAgentStartResult",
     "BeforeProviderRequestEvent",
     "BranchSummary",
+    "BranchSummaryEntry",
+    "CompactionEntry",
     "ContextEvent",
     "ContextResult",
+    "CustomEntry",
+    "CustomMessageEntry",
     "CustomToolCallEvent",
     "CustomToolResultEvent",
     "EditToolCallEvent",
@@ -109,12 +126,14 @@ __all__ = [
     "InputResult",
     "InputSource",
     "InputTransform",
+    "LabelEntry",
     "LsToolCallEvent",
     "LsToolResultEvent",
     "MessageEndEvent",
     "MessageEndResult",
     "MessageStartEvent",
     "MessageUpdateEvent",
+    "ModelChangeEntry",
     "ModelSelectEvent",
     "ModelSelectSource",
     "ReadToolCallEvent",
@@ -130,11 +149,15 @@ __all__ = [
     "SessionBeforeTreeEvent",
     "SessionBeforeTreeResult",
     "SessionCompactEvent",
+    "SessionEntry",
     "SessionForkEvent",
+    "SessionInfoEntry",
+    "SessionMessageEntry",
     "SessionShutdownEvent",
     "SessionStartEvent",
     "SessionSwitchEvent",
     "SessionTreeEvent",
+    "ThinkingLevelChangeEntry",
     "ThinkingLevelSelectEvent",
     "ToolCallEvent",
     "ToolCallResult",

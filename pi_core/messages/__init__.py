@@ -26,6 +26,7 @@ from pi_core.messages.llm import (
     ToolResultMessage,
     Usage,
     UserMessage,
+    content_text,
     now_ms,
 )
 from pi_core.messages.stream import AssistantMessageEvent
@@ -51,6 +52,7 @@ __all__ = [
     "UserContent",
     "UserMessage",
     "WireModel",
+    "content_text",
     "convert_to_llm",
     "now_ms",
     "parse_agent_message",

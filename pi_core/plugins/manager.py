@@ -15,6 +15,7 @@ import pluggy
 from pi_core import hookspecs
 from pi_core.config.paths import agent_dir as default_agent_dir
 from pi_core.config.paths import project_dir, resolve_path
+from pi_core.plugins import hook_api
 from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
@@ -278,6 +279,7 @@ class PluginManager:
         return key
 
     def _check_hookimpls(self, obj: Any) -> None:
+        hook_api.check_requirement(obj)  # first: a newer plugin's unknown hooks are explained
         known = set(hookspecs.EVENT_HOOKS) | set(hookspecs.REGISTRATION_HOOKS)
         for attr in dir(obj):
             try:

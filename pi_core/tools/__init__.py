@@ -1,6 +1,8 @@
 """The tool API: defining a tool, its result, and the parameter models of the built-in tools.
 
-A tool plugin returns `Tool` objects from the `register_tools` hook. The parameter and details
+A tool plugin returns `Tool` objects from the `register_tools` hook; `pi_core.tool` makes one from a
+typed function (it lives in `pi_core.tools.decorator`; `pi_core.tools.tool` is the module of
+`Tool`). The parameter and details
 models of pi's seven built-in tools live here too because the typed tool-call events
 (`pi_core.events.BashToolCallEvent`, ...) carry them; the tools themselves ship in
 pi-plugin-tools. `atomic_write` and `write_target` write files the way pi does (through

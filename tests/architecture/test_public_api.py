@@ -48,9 +48,8 @@ def public_names(module_name: str) -> set[str]:
     return {name for name in vars(module) if not name.startswith("_")}
 
 
-def test_first_party_plugins_import_only_public_names() -> None:
-    sources = sorted(ROOT.glob("plugins/*/src/**/*.py"))
-    assert len(sources) > 20
+def private_imports(sources: list[Path]) -> list[str]:
+    """Every import of a pi_core name that is not public, as `path:line: why`."""
     offences = []
     for source in sources:
         for module, name, line in core_imports(source):
@@ -59,7 +58,23 @@ def test_first_party_plugins_import_only_public_names() -> None:
                 offences.append(f"{where}: {module} is not a public module")
             elif name and name not in public_names(module):
                 offences.append(f"{where}: {module} does not export {name}")
-    assert offences == []
+    return offences
+
+
+def test_first_party_plugins_import_only_public_names() -> None:
+    sources = sorted(ROOT.glob("plugins/*/src/**/*.py"))
+    assert len(sources) > 20
+    assert private_imports(sources) == []
+
+
+def test_the_docs_examples_import_only_public_names() -> None:
+    """What a plugin author copies from docs/ must hold to the rule their plugin should."""
+    sources = sorted(ROOT.glob("docs/examples/**/*.py")) + sorted(
+        ROOT.glob("docs/hook_examples/*.py")
+    )
+    assert len(sources) > 40
+    assert ROOT / "docs" / "examples" / "keep_last_turns.py" in sources
+    assert private_imports(sources) == []
 
 
 # What one first-party plugin may import from another: its documented public modules.

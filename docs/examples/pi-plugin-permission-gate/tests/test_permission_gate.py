@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pi_plugin_permission_gate as gate
 
-from pi_core import ExtensionUI, make_tool_call_event
-from pi_core.plugins.manager import PluginManager
+from pi_core import ExtensionUI, PluginManager, make_tool_call_event
 from pi_core.tools import BashToolInput
 
 
