@@ -2,68 +2,64 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from pi_core.resources.discovery import find_git_root
+from pi_core.resources.ignore import (
+    IGNORE_FILE_NAMES,
+    IgnoreMatcher,
+    add_folder_rules,
+    add_git_exclude,
+)
 
 MAX_FILES = 50_000
 REFRESH_SECONDS = 5.0
 
 
-@dataclass
-class _Rules:
-    base: str
-    patterns: list[tuple[str, bool, bool, bool]] = field(default_factory=list)
-    """(pattern, negated, directory_only, anchored)"""
+def _git_dir(top: Path) -> Path:
+    """The repository's git folder: `.git` itself, or where a `.git` file (a worktree) points."""
+    marker = top / ".git"
+    if marker.is_file():
+        text = marker.read_text(encoding="utf-8", errors="replace").strip()
+        if text.startswith("gitdir:"):
+            return top / text.removeprefix("gitdir:").strip()
+    return marker
 
 
-def _read_rules(folder: str, rel: str) -> _Rules | None:
-    path = os.path.join(folder, ".gitignore")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return None
-    rules = _Rules(rel)
-    for raw in lines:
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        negated = line.startswith("!")
-        line = line.removeprefix("!")
-        directory_only = line.endswith("/")
-        line = line.rstrip("/")
-        anchored = "/" in line
-        rules.patterns.append((line.lstrip("/"), negated, directory_only, anchored))
-    return rules
+def _rules_above(root: Path) -> tuple[IgnoreMatcher, str, tuple[str, ...]]:
+    """The matcher primed with the rules above `root`, root's path in it, the ignore files read.
 
-
-def _ignored(rules: list[_Rules], rel: str, is_dir: bool) -> bool:
-    ignored = False
-    name = rel.rsplit("/", 1)[-1]
-    for rule in rules:
-        local = rel[len(rule.base) + 1 :] if rule.base else rel
-        for pattern, negated, directory_only, anchored in rule.patterns:
-            if directory_only and not is_dir:
-                continue
-            target = local if anchored else name
-            if fnmatch.fnmatchcase(target, pattern) or (
-                anchored and fnmatch.fnmatchcase(local, pattern + "/*")
-            ):
-                ignored = not negated
-    return ignored
+    As `fd` does: `.gitignore` and `.git/info/exclude` only inside a git repository, then the
+    ignore files of every folder from the repository's top down to `root`.
+    """
+    matcher = IgnoreMatcher()
+    top_name = find_git_root(str(root))
+    if top_name is None:
+        return matcher, "", tuple(n for n in IGNORE_FILE_NAMES if n != ".gitignore")
+    top = Path(top_name)
+    add_git_exclude(matcher, str(_git_dir(top)))
+    for folder in reversed([root, *root.parents][: len(root.parents) - len(top.parents) + 1]):
+        if folder != root:
+            rel = folder.relative_to(top).as_posix()
+            add_folder_rules(matcher, str(folder), "" if rel == "." else rel + "/")
+    rel = root.relative_to(top).as_posix()
+    return matcher, "" if rel == "." else rel + "/", IGNORE_FILE_NAMES
 
 
 def project_files(root: Path) -> list[str]:
-    """Relative paths of files and folders (folders end in `/`), minus .git and ignored ones."""
-    found: list[str] = []
-    start = str(root)
+    """Relative paths of files and folders (folders end in `/`), minus .git and ignored ones.
 
-    def walk(folder: str, rel: str, rules: list[_Rules]) -> None:
-        own = _read_rules(folder, rel)
-        active = [*rules, own] if own else rules
+    The files `fd --hidden` offers pi's `@` search: `.gitignore` (inside a git repository),
+    `.ignore` and `.fdignore` in every folder, and `.git/info/exclude`, with git's rules.
+    """
+    found: list[str] = []
+    root = Path(os.path.abspath(root))
+    matcher, prefix, names = _rules_above(root)
+
+    def walk(folder: str, rel: str) -> None:
+        add_folder_rules(matcher, folder, prefix + rel, names)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
@@ -71,17 +67,17 @@ def project_files(root: Path) -> list[str]:
         for entry in entries:
             if len(found) >= MAX_FILES or entry.name == ".git":
                 continue
-            child = f"{rel}/{entry.name}" if rel else entry.name
+            child = rel + entry.name
             is_dir = entry.is_dir(follow_symlinks=False)
-            if _ignored(active, child, is_dir):
+            if matcher.ignores_entry(prefix + child + ("/" if is_dir else "")):
                 continue
             if is_dir:
                 found.append(child + "/")
-                walk(entry.path, child, active)
+                walk(entry.path, child + "/")
             else:
                 found.append(child)
 
-    walk(start, "", [])
+    walk(str(root), "")
     return found
 
 
