@@ -97,37 +97,36 @@ class FileIndex:
         return self._files
 
 
-def fuzzy_score(query: str, path: str) -> int | None:
-    """Score a path for a query (higher is better); None when the letters do not all appear."""
+def path_rank(query: str, path: str) -> int | None:
+    """Rank a path for an `@` query as pi does (lower is better); None when it does not match.
+
+    Best is a name equal to the query, then one starting with it, then one containing it, then a
+    path containing it; a folder ranks just above a file of the same kind. No scattered letters:
+    pi's `@` search is a substring search, unlike its fuzzy selectors (`pi_core.fuzzy`).
+    """
     if not query:
-        return 1
+        return 0
     q = query.lower()
     name = path.rstrip("/").rsplit("/", 1)[-1].lower()
-    lowered = path.lower()
-    bonus = 10 if path.endswith("/") else 0
     if name == q:
-        return 100 + bonus
-    if name.startswith(q):
-        return 80 + bonus
-    if q in name:
-        return 50 + bonus
-    if q in lowered:
-        return 30 + bonus
-    position = 0
-    for char in q:
-        position = lowered.find(char, position)
-        if position < 0:
-            return None
-        position += 1
-    return 10 + bonus
+        tier = 0
+    elif name.startswith(q):
+        tier = 1
+    elif q in name:
+        tier = 2
+    elif q in path.lower():
+        tier = 3
+    else:
+        return None
+    return tier * 2 + (0 if path.endswith("/") else 1)
 
 
 def search(files: list[str], query: str, limit: int = 20) -> list[str]:
-    """The best `limit` paths for a fuzzy query."""
-    scored = []
+    """The best `limit` paths for a query: by `path_rank`, then shorter first."""
+    ranked = []
     for path in files:
-        score = fuzzy_score(query, path)
-        if score is not None:
-            scored.append((-score, len(path), path))
-    scored.sort()
-    return [path for _, _, path in scored[:limit]]
+        rank = path_rank(query, path)
+        if rank is not None:
+            ranked.append((rank, len(path), path))
+    ranked.sort()
+    return [path for _, _, path in ranked[:limit]]
