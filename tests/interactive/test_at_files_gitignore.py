@@ -99,12 +99,21 @@ CASES: dict[str, tuple[dict[str, str], set[str]]] = {
 }
 
 
+@pytest.fixture(autouse=True)
+def home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty home and config folder, read alike by git and by the search."""
+    folder = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(folder))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(folder / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    return folder
+
+
 def git(repo: Path, *args: str, stdin: str = "") -> str:
-    """Run git in `repo` with no user or system configuration."""
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-           "XDG_CONFIG_HOME": str(repo / ".no-config"), "HOME": str(repo)}  # fmt: skip
+    """Run git in `repo` (with the test's home, and no system configuration)."""
     done = subprocess.run(
-        ["git", *args], cwd=repo, env=env, input=stdin, capture_output=True, text=True, check=False
+        ["git", *args], cwd=repo, input=stdin, capture_output=True, text=True, check=False
     )
     assert done.returncode in (0, 1), done.stderr
     return done.stdout
@@ -159,3 +168,31 @@ def test_outside_a_repository_only_ignore_and_fdignore_count(tmp_path: Path) -> 
         (folder / name).write_text(text)
     assert sorted(project_files(folder)) == [".fdignore", ".gitignore", ".ignore", "a.txt",
                                                  "d.txt"]  # fmt: skip
+
+
+def test_git_global_excludes_file_counts_inside_a_repository(tmp_path: Path, home: Path) -> None:
+    (home / ".gitconfig").write_text(
+        "[user]\n\tname = x\n[core]\n\texcludesFile = ~/global-ignore\n"
+    )
+    (home / "global-ignore").write_text("*.bak\n")
+    paths = make_repo(tmp_path, {".gitignore": "!keep.bak\n", "a.bak": "", "keep.bak": ""})
+    assert git_ignored(tmp_path, paths) == {"a.bak"}
+    assert "a.bak" not in project_files(tmp_path) and "keep.bak" in project_files(tmp_path)
+
+
+def test_the_default_global_excludes_file(tmp_path: Path, home: Path) -> None:
+    (home / ".config" / "git").mkdir(parents=True)
+    (home / ".config" / "git" / "ignore").write_text("*.swp\n")
+    paths = make_repo(tmp_path, {"a.swp": "", "a.txt": ""})
+    assert git_ignored(tmp_path, paths) == {"a.swp"}
+    assert "a.swp" not in project_files(tmp_path) and "a.txt" in project_files(tmp_path)
+
+
+def test_linked_folders_are_entered_and_loops_left_out(tmp_path: Path) -> None:
+    """As `fd --follow` walks: a link to a folder lists the folder's files under the link."""
+    make_repo(tmp_path, {"real/x.py": "", "real/sub/y.py": ""})
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "sub" / "up").symlink_to(tmp_path / "real")
+    files = project_files(tmp_path)
+    assert {"link/", "link/x.py", "link/sub/y.py", "real/sub/y.py"} <= set(files)
+    assert not any("/up" in path for path in files)

@@ -6,59 +6,24 @@ import os
 import time
 from pathlib import Path
 
-from pi_core.resources.discovery import find_git_root
-from pi_core.resources.ignore import (
-    IGNORE_FILE_NAMES,
-    IgnoreMatcher,
-    add_folder_rules,
-    add_git_exclude,
-)
+from pi_core.resources.ignore import add_folder_rules
+from pi_core.resources.walk_rules import rules_above
 
 MAX_FILES = 50_000
 REFRESH_SECONDS = 5.0
 
 
-def _git_dir(top: Path) -> Path:
-    """The repository's git folder: `.git` itself, or where a `.git` file (a worktree) points."""
-    marker = top / ".git"
-    if marker.is_file():
-        text = marker.read_text(encoding="utf-8", errors="replace").strip()
-        if text.startswith("gitdir:"):
-            return top / text.removeprefix("gitdir:").strip()
-    return marker
-
-
-def _rules_above(root: Path) -> tuple[IgnoreMatcher, str, tuple[str, ...]]:
-    """The matcher primed with the rules above `root`, root's path in it, the ignore files read.
-
-    As `fd` does: `.gitignore` and `.git/info/exclude` only inside a git repository, then the
-    ignore files of every folder from the repository's top down to `root`.
-    """
-    matcher = IgnoreMatcher()
-    top_name = find_git_root(str(root))
-    if top_name is None:
-        return matcher, "", tuple(n for n in IGNORE_FILE_NAMES if n != ".gitignore")
-    top = Path(top_name)
-    add_git_exclude(matcher, str(_git_dir(top)))
-    for folder in reversed([root, *root.parents][: len(root.parents) - len(top.parents) + 1]):
-        if folder != root:
-            rel = folder.relative_to(top).as_posix()
-            add_folder_rules(matcher, str(folder), "" if rel == "." else rel + "/")
-    rel = root.relative_to(top).as_posix()
-    return matcher, "" if rel == "." else rel + "/", IGNORE_FILE_NAMES
-
-
 def project_files(root: Path) -> list[str]:
     """Relative paths of files and folders (folders end in `/`), minus .git and ignored ones.
 
-    The files `fd --hidden` offers pi's `@` search: `.gitignore` (inside a git repository),
-    `.ignore` and `.fdignore` in every folder, and `.git/info/exclude`, with git's rules.
+    The files `fd --hidden --follow` offers pi's `@` search, with the ignore rules `fd` applies
+    (`pi_core.resources.walk_rules`); a linked folder is entered unless it loops back.
     """
     found: list[str] = []
     root = Path(os.path.abspath(root))
-    matcher, prefix, names = _rules_above(root)
+    matcher, prefix, names = rules_above(root)
 
-    def walk(folder: str, rel: str) -> None:
+    def walk(folder: str, rel: str, chain: frozenset[str]) -> None:
         add_folder_rules(matcher, folder, prefix + rel, names)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
@@ -68,17 +33,27 @@ def project_files(root: Path) -> list[str]:
             if len(found) >= MAX_FILES or entry.name == ".git":
                 continue
             child = rel + entry.name
-            is_dir = entry.is_dir(follow_symlinks=False)
+            is_dir = _is_dir(entry)
             if matcher.ignores_entry(prefix + child + ("/" if is_dir else "")):
                 continue
-            if is_dir:
-                found.append(child + "/")
-                walk(entry.path, child + "/")
-            else:
+            if not is_dir:
                 found.append(child)
+                continue
+            real = os.path.realpath(entry.path)
+            if real in chain:  # a link back to a folder above: fd reports a loop, lists nothing
+                continue
+            found.append(child + "/")
+            walk(entry.path, child + "/", chain | {real})
 
-    walk(str(root), "")
+    walk(str(root), "", frozenset({os.path.realpath(root)}))
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 class FileIndex:
