@@ -23,12 +23,15 @@ def project_files(root: Path) -> list[str]:
     root = Path(os.path.abspath(root))
     matcher, prefix, names = rules_above(root)
 
-    def walk(folder: str, rel: str, chain: frozenset[str]) -> None:
+    chain: list[str] = []  # the real paths of the folders being walked, for links that loop
+
+    def walk(folder: str, real_folder: str, rel: str) -> None:
         add_folder_rules(matcher, folder, prefix + rel, names)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
+        chain.append(real_folder)
         for entry in entries:
             if len(found) >= MAX_FILES or entry.name == ".git":
                 continue
@@ -39,13 +42,17 @@ def project_files(root: Path) -> list[str]:
             if not is_dir:
                 found.append(child)
                 continue
-            real = os.path.realpath(entry.path)
-            if real in chain:  # a link back to a folder above: fd reports a loop, lists nothing
-                continue
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if real in chain:  # a link back to a folder above: fd reports a loop, lists nothing
+                    continue
+            else:
+                real = os.path.join(real_folder, entry.name)
             found.append(child + "/")
-            walk(entry.path, child + "/", chain | {real})
+            walk(entry.path, real, child + "/")
+        chain.pop()
 
-    walk(str(root), "", frozenset({os.path.realpath(root)}))
+    walk(str(root), os.path.realpath(root), "")
     return found
 
 
