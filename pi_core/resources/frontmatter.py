@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-# The characters JavaScript's String.prototype.trim() removes (pi trims bodies with it).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from pi_core.js_text import js_trim
 
 __all__ = [
     "FrontmatterError",
-    "js_trim",
     "parse_frontmatter",
     "split_frontmatter",
     "strip_frontmatter",
@@ -21,11 +16,6 @@ __all__ = [
 
 class FrontmatterError(ValueError):
     """Frontmatter that is not valid YAML; the message names the line and column."""
-
-
-def js_trim(text: str) -> str:
-    """Trim whitespace exactly as JavaScript's `String.prototype.trim` does."""
-    return text.strip(JS_WHITESPACE)
 
 
 def _normalize_newlines(text: str) -> str:

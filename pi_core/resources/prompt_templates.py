@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from pi_core.js_text import js_trim
 from pi_core.messages.base import WireModel
 from pi_core.resources.diagnostics import ResourceDiagnostic, SourceInfo, collision
 from pi_core.resources.discovery import list_entries, resolve_from
-from pi_core.resources.frontmatter import FrontmatterError, js_trim, parse_frontmatter
+from pi_core.resources.frontmatter import FrontmatterError, parse_frontmatter
 
 DESCRIPTION_PREVIEW = 60
 _POSITIONAL = re.compile(r"\$(\d+)")

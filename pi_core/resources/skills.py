@@ -11,12 +11,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from pi_core.js_text import js_trim
 from pi_core.messages.base import WireModel
 from pi_core.resources.diagnostics import ResourceDiagnostic, SourceInfo, collision
 from pi_core.resources.discovery import canonical, collect_skill_entries, resolve_from
 from pi_core.resources.frontmatter import (
     FrontmatterError,
-    js_trim,
     parse_frontmatter,
     strip_frontmatter,
 )

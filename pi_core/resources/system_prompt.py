@@ -11,8 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from pi_core.js_text import js_trim
 from pi_core.resources.context_files import ContextFile
-from pi_core.resources.frontmatter import js_trim
 from pi_core.resources.skills import Skill, format_skills_for_prompt
 
 DEFAULT_TOOL_NAMES = ("read", "bash", "edit", "write")

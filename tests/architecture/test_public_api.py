@@ -16,6 +16,7 @@ PUBLIC_MODULES = (
     "pi_core.compaction",
     "pi_core.deep",
     "pi_core.events",
+    "pi_core.js_text",
     "pi_core.hookspecs",
     "pi_core.messages",
     "pi_core.providers",

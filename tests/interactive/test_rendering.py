@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pi_core.modes.interactive.editor import PasteStore, history_path, strip_continuation
-from pi_core.modes.interactive.files import fuzzy_score, project_files, search
+from pi_core.modes.interactive.files import path_rank, project_files, search
 from pi_core.modes.interactive.footer import format_tokens, git_branch, home_relative
 from pi_core.modes.interactive.rendering import (
     MarkdownStream,
@@ -179,10 +179,10 @@ def test_project_files_honour_gitignore_and_skip_dot_git(tmp_path: Path) -> None
 def test_fuzzy_search_prefers_exact_then_prefix_then_substring() -> None:
     files = ["a/widget.py", "b/widget_factory.py", "c/my_widget.py", "d/w_i_d.py"]
     assert search(files, "widget.py")[0] == "a/widget.py"
-    # prefix (shorter first), then substring; "w_i_d" has the letters only in order
+    # prefix (shorter first), then substring; as in pi, letters merely in order do not match
     assert search(files, "widget") == ["a/widget.py", "b/widget_factory.py", "c/my_widget.py"]
-    assert fuzzy_score("wid", "d/w_i_d.py") is not None
-    assert fuzzy_score("zzz", "a/widget.py") is None
+    assert path_rank("wid", "d/w_i_d.py") is None
+    assert path_rank("zzz", "a/widget.py") is None
 
 
 def test_streaming_in_any_pieces_gives_the_rows_of_the_whole_blank_rows_included() -> None:

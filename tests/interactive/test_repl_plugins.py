@@ -164,9 +164,10 @@ def test_at_searches_project_files_and_honours_gitignore(screen: Screen) -> None
     (screen.cwd / "build").mkdir()
     (screen.cwd / "build" / "widget_copy.py").write_text("")
     (screen.cwd / ".gitignore").write_text("build/\n")
+    (screen.cwd / ".git").mkdir()  # fd, pi's search, reads .gitignore only in a repository
     screen.start()
     screen.ready()
-    screen.type("look at @wfac")
+    screen.type("look at @factory")
     shown = screen.wait_for("src/widget_factory.py")
     assert "widget_copy" not in shown
     screen.keys("Tab")

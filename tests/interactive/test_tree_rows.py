@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from pi_core.modes.interactive.selectors.picker import Picker, fuzzy_score
+from pi_core.fuzzy import fuzzy_score
+from pi_core.modes.interactive.selectors.picker import Picker
 from pi_core.modes.interactive.selectors.tree_rows import TreeState, flatten
 from pi_core.session.manager import SessionManager
 

@@ -11,7 +11,6 @@ import pytest
 
 from pi_core.resources.frontmatter import (
     FrontmatterError,
-    js_trim,
     parse_frontmatter,
     strip_frontmatter,
 )
@@ -73,11 +72,6 @@ def test_strip_frontmatter() -> None:
 
 def test_non_mapping_frontmatter_reads_as_empty() -> None:
     assert parse_frontmatter("---\n- a\n- b\n---\nBody") == ({}, "Body")
-
-
-def test_js_trim_matches_javascript() -> None:
-    assert js_trim("\ufeff\u00a0 text \u3000\n") == "text"
-    assert js_trim("\x1ctext\x85") == "\x1ctext\x85"  # Python's strip() would remove these
 
 
 # --- YAML: (source, what pi's `yaml` package 2.9.1 parses it to) ----------------------------

@@ -65,14 +65,9 @@ class EditorCompleter(Completer):
             yield from self._paths(word)
 
     def _commands(self, typed: str) -> Iterable[Completion]:
-        from pi_core.modes.interactive.files import fuzzy_score
+        from pi_core.fuzzy import fuzzy_filter
 
-        ranked = []
-        for entry in self.entries():
-            score = fuzzy_score(typed, entry.name)
-            if score is not None:
-                ranked.append((-score, entry.name, entry))
-        for _, _, entry in sorted(ranked, key=lambda item: (item[0], item[1])):
+        for entry in fuzzy_filter(self.entries(), typed, lambda entry: entry.name):
             meta = f"{entry.description} [{entry.source}]" if entry.description else entry.source
             yield Completion(
                 f"/{entry.name} ",

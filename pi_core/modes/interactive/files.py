@@ -2,87 +2,65 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from pi_core.resources.ignore import add_folder_rules
+from pi_core.resources.walk_rules import rules_above
 
 MAX_FILES = 50_000
 REFRESH_SECONDS = 5.0
 
 
-@dataclass
-class _Rules:
-    base: str
-    patterns: list[tuple[str, bool, bool, bool]] = field(default_factory=list)
-    """(pattern, negated, directory_only, anchored)"""
-
-
-def _read_rules(folder: str, rel: str) -> _Rules | None:
-    path = os.path.join(folder, ".gitignore")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return None
-    rules = _Rules(rel)
-    for raw in lines:
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        negated = line.startswith("!")
-        line = line.removeprefix("!")
-        directory_only = line.endswith("/")
-        line = line.rstrip("/")
-        anchored = "/" in line
-        rules.patterns.append((line.lstrip("/"), negated, directory_only, anchored))
-    return rules
-
-
-def _ignored(rules: list[_Rules], rel: str, is_dir: bool) -> bool:
-    ignored = False
-    name = rel.rsplit("/", 1)[-1]
-    for rule in rules:
-        local = rel[len(rule.base) + 1 :] if rule.base else rel
-        for pattern, negated, directory_only, anchored in rule.patterns:
-            if directory_only and not is_dir:
-                continue
-            target = local if anchored else name
-            if fnmatch.fnmatchcase(target, pattern) or (
-                anchored and fnmatch.fnmatchcase(local, pattern + "/*")
-            ):
-                ignored = not negated
-    return ignored
-
-
 def project_files(root: Path) -> list[str]:
-    """Relative paths of files and folders (folders end in `/`), minus .git and ignored ones."""
-    found: list[str] = []
-    start = str(root)
+    """Relative paths of files and folders (folders end in `/`), minus .git and ignored ones.
 
-    def walk(folder: str, rel: str, rules: list[_Rules]) -> None:
-        own = _read_rules(folder, rel)
-        active = [*rules, own] if own else rules
+    The files `fd --hidden --follow` offers pi's `@` search, with the ignore rules `fd` applies
+    (`pi_core.resources.walk_rules`); a linked folder is entered unless it loops back.
+    """
+    found: list[str] = []
+    root = Path(os.path.abspath(root))
+    matcher, prefix, names = rules_above(root)
+
+    chain: list[str] = []  # the real paths of the folders being walked, for links that loop
+
+    def walk(folder: str, real_folder: str, rel: str) -> None:
+        add_folder_rules(matcher, folder, prefix + rel, names)
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
             return
+        chain.append(real_folder)
         for entry in entries:
             if len(found) >= MAX_FILES or entry.name == ".git":
                 continue
-            child = f"{rel}/{entry.name}" if rel else entry.name
-            is_dir = entry.is_dir(follow_symlinks=False)
-            if _ignored(active, child, is_dir):
+            child = rel + entry.name
+            is_dir = _is_dir(entry)
+            if matcher.ignores_entry(prefix + child + ("/" if is_dir else "")):
                 continue
-            if is_dir:
-                found.append(child + "/")
-                walk(entry.path, child, active)
-            else:
+            if not is_dir:
                 found.append(child)
+                continue
+            if entry.is_symlink():
+                real = os.path.realpath(entry.path)
+                if real in chain:  # a link back to a folder above: fd reports a loop, lists nothing
+                    continue
+            else:
+                real = os.path.join(real_folder, entry.name)
+            found.append(child + "/")
+            walk(entry.path, real, child + "/")
+        chain.pop()
 
-    walk(start, "", [])
+    walk(str(root), os.path.realpath(root), "")
     return found
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 class FileIndex:
@@ -101,37 +79,36 @@ class FileIndex:
         return self._files
 
 
-def fuzzy_score(query: str, path: str) -> int | None:
-    """Score a path for a query (higher is better); None when the letters do not all appear."""
+def path_rank(query: str, path: str) -> int | None:
+    """Rank a path for an `@` query as pi does (lower is better); None when it does not match.
+
+    Best is a name equal to the query, then one starting with it, then one containing it, then a
+    path containing it; a folder ranks just above a file of the same kind. No scattered letters:
+    pi's `@` search is a substring search, unlike its fuzzy selectors (`pi_core.fuzzy`).
+    """
     if not query:
-        return 1
+        return 0
     q = query.lower()
     name = path.rstrip("/").rsplit("/", 1)[-1].lower()
-    lowered = path.lower()
-    bonus = 10 if path.endswith("/") else 0
     if name == q:
-        return 100 + bonus
-    if name.startswith(q):
-        return 80 + bonus
-    if q in name:
-        return 50 + bonus
-    if q in lowered:
-        return 30 + bonus
-    position = 0
-    for char in q:
-        position = lowered.find(char, position)
-        if position < 0:
-            return None
-        position += 1
-    return 10 + bonus
+        tier = 0
+    elif name.startswith(q):
+        tier = 1
+    elif q in name:
+        tier = 2
+    elif q in path.lower():
+        tier = 3
+    else:
+        return None
+    return tier * 2 + (0 if path.endswith("/") else 1)
 
 
 def search(files: list[str], query: str, limit: int = 20) -> list[str]:
-    """The best `limit` paths for a fuzzy query."""
-    scored = []
+    """The best `limit` paths for a query: by `path_rank`, then shorter first."""
+    ranked = []
     for path in files:
-        score = fuzzy_score(query, path)
-        if score is not None:
-            scored.append((-score, len(path), path))
-    scored.sort()
-    return [path for _, _, path in scored[:limit]]
+        rank = path_rank(query, path)
+        if rank is not None:
+            ranked.append((rank, len(path), path))
+    ranked.sort()
+    return [path for _, _, path in ranked[:limit]]

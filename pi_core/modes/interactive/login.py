@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pi_core.fuzzy import fuzzy_score
 from pi_core.modes.interactive.dialogs import Dialog
-from pi_core.modes.interactive.selectors.picker import Picker, Row, fuzzy_score, run_dialog
+from pi_core.modes.interactive.selectors.picker import Picker, Row, run_dialog
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp

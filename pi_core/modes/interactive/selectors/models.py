@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit.key_binding import KeyPressEvent
 
-from pi_core.modes.interactive.selectors.picker import Picker, Row, fuzzy_score, run_dialog
+from pi_core.fuzzy import fuzzy_score
+from pi_core.modes.interactive.selectors.picker import Picker, Row, run_dialog
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.app import InteractiveApp

@@ -156,26 +156,6 @@ def matches_tokens(query: str, text: str) -> bool:
     return all(token in haystack for token in query.lower().split())
 
 
-def fuzzy_score(query: str, text: str) -> int | None:
-    """A rank for fuzzy matching (lower is better): exact, prefix, substring, scattered letters."""
-    q, t = query.lower().strip(), text.lower()
-    if not q:
-        return 0
-    if t == q:
-        return 0
-    if t.startswith(q):
-        return 1
-    if q in t:
-        return 2 + t.index(q)
-    position = 0
-    for char in q:
-        found = t.find(char, position)
-        if found < 0:
-            return None
-        position = found + 1
-    return 1000 + position
-
-
 def dialog_own_keys(app: InteractiveApp) -> Any:
     """The open dialog's own keys (a picker's), consulted after the app's dialog keys."""
     from prompt_toolkit.key_binding import DynamicKeyBindings

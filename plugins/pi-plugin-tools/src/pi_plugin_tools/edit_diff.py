@@ -7,11 +7,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-# JavaScript's String.prototype.trimEnd() removes WhiteSpace and LineTerminator characters.
-_JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+from pi_core.js_text import js_trim_end
+
 _SINGLE_QUOTES = re.compile("[\u2018\u2019\u201a\u201b]")
 _DOUBLE_QUOTES = re.compile("[\u201c\u201d\u201e\u201f]")
 _DASHES = re.compile("[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]")
@@ -50,7 +47,7 @@ def strip_bom(content: str) -> tuple[str, str]:
 def normalize_for_fuzzy_match(text: str) -> str:
     """NFKC, trailing whitespace removed per line, smart quotes, dashes and spaces made ASCII."""
     text = unicodedata.normalize("NFKC", text)
-    text = "\n".join(line.rstrip(_JS_WHITESPACE) for line in text.split("\n"))
+    text = "\n".join(js_trim_end(line) for line in text.split("\n"))
     text = _SINGLE_QUOTES.sub("'", text)
     text = _DOUBLE_QUOTES.sub('"', text)
     text = _DASHES.sub("-", text)

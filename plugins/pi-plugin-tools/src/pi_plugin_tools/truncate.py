@@ -52,6 +52,36 @@ def _untruncated(
     )
 
 
+def _cut(
+    kept: list[str],
+    used: int,
+    truncated_by: TruncatedBy,
+    totals: tuple[int, int],
+    max_lines: int,
+    max_bytes: int,
+    last_line_partial: bool = False,
+) -> TruncationResult:
+    """The result of keeping the lines `kept` (`used` bytes) of a text that did not fit.
+
+    A cut that reached the line limit within the byte limit counts as cut by lines.
+    """
+    if len(kept) >= max_lines and used <= max_bytes:
+        truncated_by = "lines"
+    output = "\n".join(kept)
+    return TruncationResult(
+        content=output,
+        truncated=True,
+        truncated_by=truncated_by,
+        total_lines=totals[0],
+        total_bytes=totals[1],
+        output_lines=len(kept),
+        output_bytes=byte_length(output),
+        last_line_partial=last_line_partial,
+        max_lines=max_lines,
+        max_bytes=max_bytes,
+    )
+
+
 def truncate_head(
     content: str, max_lines: int = DEFAULT_MAX_LINES, max_bytes: int = DEFAULT_MAX_BYTES
 ) -> TruncationResult:
@@ -100,20 +130,7 @@ def truncate_head_lines(
             break
         kept.append(line)
         used += size
-    if len(kept) >= max_lines and used <= max_bytes:
-        truncated_by = "lines"
-    output = "\n".join(kept)
-    return TruncationResult(
-        content=output,
-        truncated=True,
-        truncated_by=truncated_by,
-        total_lines=total_lines,
-        total_bytes=total_bytes,
-        output_lines=len(kept),
-        output_bytes=byte_length(output),
-        max_lines=max_lines,
-        max_bytes=max_bytes,
-    )
+    return _cut(kept, used, truncated_by, (total_lines, total_bytes), max_lines, max_bytes)
 
 
 def tail_of_bytes(text: str, max_bytes: int) -> str:
@@ -154,22 +171,9 @@ def truncate_tail(
             break
         kept.append(line)
         used += size
-    if len(kept) >= max_lines and used <= max_bytes:
-        truncated_by = "lines"
     kept.reverse()
-    output = "\n".join(kept)
-    return TruncationResult(
-        content=output,
-        truncated=True,
-        truncated_by=truncated_by,
-        total_lines=total_lines,
-        total_bytes=total_bytes,
-        output_lines=len(kept),
-        output_bytes=byte_length(output),
-        last_line_partial=last_line_partial,
-        max_lines=max_lines,
-        max_bytes=max_bytes,
-    )
+    totals = (total_lines, total_bytes)
+    return _cut(kept, used, truncated_by, totals, max_lines, max_bytes, last_line_partial)
 
 
 def truncate_line(line: str, max_chars: int = GREP_MAX_LINE_LENGTH) -> tuple[str, bool]:
