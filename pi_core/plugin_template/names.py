@@ -8,6 +8,7 @@ from dataclasses import dataclass
 DIST_PREFIX = "pi-plugin-"
 # What is left after the prefix: lowercase words joined by single hyphens (`hello`, `word-count`).
 SHORT_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+MAX_SHORT = 24  # so the template's lines that hold a name stay within 100 characters
 
 
 class PluginNameError(ValueError):
@@ -49,6 +50,10 @@ class PluginNames:
 def plugin_names(name: str) -> PluginNames:
     """Read `hello`, `pi-plugin-hello` or `pi_plugin_hello` as the plugin `hello`."""
     short = name.strip().lower().replace("_", "-").removeprefix(DIST_PREFIX)
+    if len(short) > MAX_SHORT:
+        raise PluginNameError(
+            f"{name!r} is too long: at most {MAX_SHORT} characters after pi-plugin-"
+        )
     if not SHORT_NAME.fullmatch(short):
         raise PluginNameError(
             f"{name!r} is not a plugin name: use lowercase letters, digits and single hyphens, "
