@@ -156,3 +156,10 @@ def test_dir_and_description_are_used(pi_bin: str, tmp_path: Path) -> None:
     assert project["project"]["entry-points"]["pi"] == {"word_count": "pi_plugin_word_count"}
     module = (tmp_path / "wc" / "src" / "pi_plugin_word_count" / "__init__.py").read_text()
     assert 'name = "word_count"' in module and "class WordCountTool(" in module
+
+
+def test_help_lists_the_command(pi_bin: str, tmp_path: Path) -> None:
+    env = {**os.environ, "PI_NO_HELP_CACHE": "1"}
+    done = subprocess.run([pi_bin, "--help"], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert "pi plugin new <name>" in done.stdout
