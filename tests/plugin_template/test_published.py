@@ -107,6 +107,8 @@ def fresh(tmp_path_factory: pytest.TempPathFactory, wheelhouse: list[Path]) -> F
     done = fresh.run("python", "-m", "pip", "install", "--no-index", "--find-links", str(folder),
                      "pi-harness", "pi-plugin-openai")  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    where = fresh.run("python", "-c", "import pi_core; print(pi_core.__file__)")
+    assert where.stdout.startswith(str(root / "venv")), where.stdout + where.stderr
     return fresh
 
 
@@ -199,7 +201,7 @@ def test_the_command_answers_in_rpc_mode(
     finally:
         watchdog.cancel()
         rpc.kill()
-    assert seen[-1]["message"] == "Hi, Grace!", seen
+    assert seen and seen[-1].get("message") == "Hi, Grace!", seen
     assert fake_model.requests == []  # a command, not a prompt for the model
 
 
