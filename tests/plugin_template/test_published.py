@@ -29,6 +29,7 @@ from tests.plugin_template.simple_index import SimpleIndex
 from tests.plugin_template.wheelhouse import build_wheel, repack_installed, requirement_closure
 
 ROOT = Path(__file__).resolve().parents[2]
+DEAD_INDEX = "http://127.0.0.1:9/simple/"  # the discard port: nothing listens on loopback
 FIRST_PARTY = {"pi-harness": ROOT, "pi-plugin-openai": ROOT / "plugins" / "pi-plugin-openai"}
 
 pytestmark = pytest.mark.skipif(
@@ -54,12 +55,12 @@ class FreshEnv:
         return Path(self.env["PI_CODING_AGENT_DIR"])
 
     def run(self, *args: str, cwd: Path | None = None, stdin: str | None = None,
-            timeout: float = 180) -> subprocess.CompletedProcess[str]:  # fmt: skip
-        """Run one of its scripts (`pi`, `python`) with ARGS."""
+            timeout: float = 180, **env: str) -> subprocess.CompletedProcess[str]:  # fmt: skip
+        """Run one of its scripts (`pi`, `python`) with ARGS (and more environment variables)."""
         command = [str(self.bin / args[0]), *args[1:]]
         return subprocess.run(
-            command, cwd=cwd or self.root, env=self.env, input=stdin, capture_output=True,
-            text=True, timeout=timeout,
+            command, cwd=cwd or self.root, env={**self.env, **env}, input=stdin,
+            capture_output=True, text=True, timeout=timeout,
         )  # fmt: skip
 
 
@@ -154,12 +155,16 @@ def test_pi_install_from_the_index_then_the_plugin_runs(
     fresh: FreshEnv, published: tuple[Path, SimpleIndex], fake_model: FakeLLMServer
 ) -> None:
     _, index = published
-    done = fresh.run("pi", "install", "pi-plugin-hello", "--", "--index-url", index.url)
+    done = fresh.run("pi", "install", "pi-plugin-hello", "--index-url", index.url)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "/simple/pi-plugin-hello/" in index.requested
     assert "/files/pi_plugin_hello-0.1.0-py3-none-any.whl" in index.requested
     settings = json.loads((fresh.agent_dir / "settings.json").read_text())
     assert settings["plugins"] == ["pi-plugin-hello"]
+    asked = index.requested.count("/simple/pi-plugin-hello/")
+    updated = fresh.run("pi", "update", "pi-plugin-hello", "--index-url", index.url)
+    assert updated.returncode == 0, updated.stdout + updated.stderr
+    assert index.requested.count("/simple/pi-plugin-hello/") > asked
 
     listed = fresh.run("pi", "plugins", "--json")
     assert listed.returncode == 0, listed.stderr
@@ -178,8 +183,13 @@ def test_the_command_answers_in_rpc_mode(
     fresh: FreshEnv, published: tuple[Path, SimpleIndex], fake_model: FakeLLMServer
 ) -> None:
     _, index = published
-    installed = fresh.run("pi", "install", "pi-plugin-hello", "--", "--index-url", index.url)
-    assert installed.returncode == 0, installed.stderr
+    fresh.run("pi", "remove", "pi-plugin-hello")  # if an earlier test installed it
+    asked = index.requested.count("/simple/pi-plugin-hello/")
+    # The main index is a closed loopback port: the plugin comes from the extra one.
+    installed = fresh.run("pi", "install", "pi-plugin-hello", "--extra-index-url", index.url,
+                          PIP_INDEX_URL=DEAD_INDEX, PIP_RETRIES="0")  # fmt: skip
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert index.requested.count("/simple/pi-plugin-hello/") > asked
     rpc = subprocess.Popen(
         [str(fresh.bin / "pi"), "--model", "fake/fake-model", "--hello-greeting", "Hi",
          "--mode", "rpc"],
@@ -213,8 +223,8 @@ def test_pi_install_editable_runs_the_working_copy(
     # have (hatchling does not use it for this project): build with the venv's own hatchling.
     added = fresh.run("python", "-m", "pip", "install", "--index-url", index.url, "hatchling")
     assert added.returncode == 0, added.stdout + added.stderr
-    done = fresh.run("pi", "install", "-e", "./pi-plugin-hello", "--", "--no-build-isolation",
-                     "--index-url", index.url)  # fmt: skip
+    done = fresh.run("pi", "install", "-e", "./pi-plugin-hello", "--index-url", index.url,
+                     "--", "--no-build-isolation")  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     module = source / "src" / "pi_plugin_hello" / "__init__.py"
     module.write_text(module.read_text().replace('DEFAULT_GREETING = "Hello"',
