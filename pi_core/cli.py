@@ -11,6 +11,7 @@ import click
 from pi_core._version import __version__
 from pi_core.install.commands import COMMANDS as INSTALL_COMMANDS
 from pi_core.install.config_command import config_command
+from pi_core.plugin_template.command import plugin_group
 
 if TYPE_CHECKING:
     from pi_core.plugins.manager import PluginManager
@@ -120,6 +121,7 @@ def plugins_command(
 for _command in INSTALL_COMMANDS:  # install, remove (uninstall), list, update
     cli.add_command(_command)
 cli.add_command(config_command)
+cli.add_command(plugin_group)  # `pi plugin new`
 
 
 def plugin_report(manager: PluginManager, config: list[str] | None = None) -> dict[str, Any]:

@@ -178,6 +178,16 @@ def test_core_sdist_carries_only_the_core(built: dict[str, Built]) -> None:
     assert not [n for n in names if "__pycache__" in n]
 
 
+def test_core_carries_the_plugin_template(built: dict[str, Built]) -> None:
+    """`pi plugin new` renders these files from the installed package."""
+    template = ROOT / "pi_core" / "plugin_template" / "files"
+    files = {f"pi_core/plugin_template/files/{p.relative_to(template).as_posix()}"
+             for p in template.rglob("*.tmpl")}  # fmt: skip
+    assert files
+    assert files <= set(built["pi-harness"].wheel_names())
+    assert files <= set(built["pi-harness"].sdist_names())
+
+
 @pytest.mark.parametrize("name", _names()[1:])
 def test_plugin_sdist_carries_only_the_plugin(built: dict[str, Built], name: str) -> None:
     package = name.replace("-", "_")

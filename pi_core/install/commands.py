@@ -30,6 +30,28 @@ class PassThroughCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
+def index_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Add pip's (and uv's) `--index-url` and `--extra-index-url` to a command."""
+    command = click.option(
+        "--extra-index-url",
+        "extra_index_urls",
+        multiple=True,
+        metavar="URL",
+        help="Also look for packages in this index (given to pip or uv).",
+    )(command)
+    return click.option(
+        "--index-url", metavar="URL", help="Use this package index (given to pip or uv)."
+    )(command)
+
+
+def _index_args(index_url: str | None, extra_index_urls: tuple[str, ...]) -> list[str]:
+    """Return the installer arguments for the index options."""
+    args = ["--index-url", index_url] if index_url else []
+    for url in extra_index_urls:
+        args += ["--extra-index-url", url]
+    return args
+
+
 def _installer() -> PluginInstaller:
     from pi_core.install.operations import default_installer
 
@@ -59,7 +81,14 @@ def _run(action: Callable[[], Any]) -> Any:
 @click.argument("spec")
 @click.option("-l", "--local", is_flag=True, help=LOCAL_HELP)
 @click.option("-e", "--editable", is_flag=True, help="Install a project folder in editable mode.")
-def install_command(spec: str, local: bool, editable: bool) -> None:
+@index_options
+def install_command(
+    spec: str,
+    local: bool,
+    editable: bool,
+    index_url: str | None,
+    extra_index_urls: tuple[str, ...],
+) -> None:
     """Install a plugin into pi's environment and record it in settings.
 
     SPEC is a PyPI requirement (pi-plugin-foo, pi-plugin-foo==1.2), a git+URL, or a local path
@@ -73,7 +102,8 @@ def install_command(spec: str, local: bool, editable: bool) -> None:
         _run(lambda: packages.install(spec, scope))
         return
     installer = _installer()
-    _run(lambda: installer.install(spec, scope=scope, editable=editable, extra=_passthrough()))
+    extra = [*_index_args(index_url, extra_index_urls), *_passthrough()]
+    _run(lambda: installer.install(spec, scope=scope, editable=editable, extra=extra))
 
 
 def _pi_packages(spec: str | None) -> PackageInstaller | None:
@@ -149,7 +179,10 @@ def list_command(as_json: bool) -> None:
 
 @click.command("update", cls=PassThroughCommand)
 @click.argument("spec", required=False)
-def update_command(spec: str | None) -> None:
+@index_options
+def update_command(
+    spec: str | None, index_url: str | None, extra_index_urls: tuple[str, ...]
+) -> None:
     """Upgrade the recorded plugins, or the one SPEC names (pinned ones and paths are skipped).
 
     Arguments after -- go to pip (or uv) unchanged.
@@ -160,7 +193,8 @@ def update_command(spec: str | None) -> None:
         if spec is not None:
             return
     installer = _installer()
-    if not _run(lambda: installer.update(spec, extra=_passthrough())):
+    extra = [*_index_args(index_url, extra_index_urls), *_passthrough()]
+    if not _run(lambda: installer.update(spec, extra=extra)):
         raise click.ClickException("some plugins could not be updated (see above)")
 
 

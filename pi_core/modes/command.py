@@ -125,6 +125,7 @@ Commands:
   pi list                  List recorded and installed plugins
   pi plugins               List loaded plugins, what they registered, and load errors
   pi config                List resources; pi config enable|disable <path|plugin>
+  pi plugin new <name>     Create pi-plugin-<name>, a plugin distribution to start from
 
 \b
 Examples:
