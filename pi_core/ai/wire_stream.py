@@ -9,7 +9,8 @@ the response's bytes become wire events (`decode`: SSE by default, any framing o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -92,12 +93,15 @@ class WireAPI(Generic[E]):
     """What one wire API adds to `run_stream`'s skeleton.
 
     `payload` builds the request body's JSON (the `before_provider_request` hook may replace it);
-    `request` turns the final payload into the HTTP request; `decode` reads the response's bytes
+    `request` turns the final payload into the HTTP request (a coroutine function may, to fetch
+    a token first: it should honour `options.signal` itself); `decode` reads the response's bytes
     as wire events; `translator` makes the object that turns them into pi's events.
     """
 
     payload: Callable[[Model, LLMContext, StreamOptions, EncodedParts], Any]
-    request: Callable[[Model, StreamOptions, Any, EncodedParts], WireRequest]
+    request: Callable[
+        [Model, StreamOptions, Any, EncodedParts], WireRequest | Awaitable[WireRequest]
+    ]
     translator: Callable[[AssistantMessageBuilder], WireTranslator[E]]
     decode: Callable[[httpx.Response], AsyncIterator[E]] = sse_json
     describe_error: Callable[[BaseException], str] = describe_error
@@ -125,6 +129,8 @@ async def run_stream(
         from pi_core.ai.http import RetryPolicy, is_json, open_stream, read_json
 
         request = wire.request(model, options, payload, parts)
+        if inspect.isawaitable(request):
+            request = await request
         async with open_stream(
             request.base_url,
             request.path,

@@ -7,6 +7,7 @@ framing that is not SSE.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import re
@@ -22,12 +23,14 @@ from pi_core.abort import AbortController
 from pi_core.messages import AssistantMessage, TextContent, UserMessage
 from pi_core.providers import (
     AssistantMessageEvent,
+    EncodedParts,
     LLMContext,
     Model,
     StreamDone,
     StreamError,
     StreamOptions,
     WireAPI,
+    WireRequest,
     classify_error,
     run_stream,
 )
@@ -167,6 +170,27 @@ async def test_the_decoding_is_a_parameter_so_a_binary_framing_works() -> None:
         events = await collect(run_stream(wire, model_at(server), CONTEXT, StreamOptions()))
     assert events[-1].type == "done"
     assert final(events).content == [TextContent(text="framed")]
+
+
+async def test_the_request_may_be_built_by_a_coroutine() -> None:
+    async def fetch_token() -> str:
+        await asyncio.sleep(0)
+        return "fetched"
+
+    async def request(
+        model: Model, options: StreamOptions, payload: dict[str, Any], parts: EncodedParts
+    ) -> WireRequest:
+        built = toy.build_request(model, options, payload, parts)
+        headers = {**built.headers, "authorization": f"Bearer {await fetch_token()}"}
+        return WireRequest(built.base_url, built.path, built.body, headers)
+
+    wire = WireAPI(toy.build_payload, request, toy.ToyEvents)
+    with FakeLLMServer() as server:
+        server.queue(FakeResponse.sse([END]))
+        events = await collect(run_stream(wire, model_at(server), CONTEXT, StreamOptions()))
+        sent = server.requests[0]
+    assert events[-1].type == "done"
+    assert sent.headers["authorization"] == "Bearer fetched"
 
 
 def test_docs_show_the_example_as_it_is_checked() -> None:
