@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -39,7 +40,7 @@ class WireRequest:
     headers: Mapping[str, str]
 
 
-class WireTranslator(Generic[E]):
+class WireTranslator(ABC, Generic[E]):
     """Turns one response's wire events into pi's stream events; subclass it per wire API.
 
     Raise from any method to end the response with an error: the message is the exception's text
@@ -49,9 +50,9 @@ class WireTranslator(Generic[E]):
     def __init__(self, builder: AssistantMessageBuilder) -> None:
         self.builder = builder
 
+    @abstractmethod
     def handle(self, event: E) -> Events:
         """Translate one wire event (unknown kinds give nothing)."""
-        raise NotImplementedError
 
     def handle_body(self, body: Any) -> Events:
         """Translate the one JSON body a server sent instead of a stream."""
@@ -61,10 +62,10 @@ class WireTranslator(Generic[E]):
         """Close whatever block is still open (at the end, and when the stream fails)."""
         return ()
 
+    @abstractmethod
     def finish(self) -> StopReason | None:
         """The stream ended: return how the response stopped; raise when it is incomplete (the
         wire never said it was done) or ended in an error the wire reported."""
-        raise NotImplementedError
 
 
 async def sse_json(response: httpx.Response) -> AsyncIterator[Any]:
