@@ -3,9 +3,11 @@
 A provider plugin registers a `ProviderConfig` (hook `register_providers`) and a `StreamFunction`
 per API kind (hook `register_stream_functions`). The stream function receives a `Model`, an
 `LLMContext` and `StreamOptions`, and yields `AssistantMessageEvent`s, most easily produced by an
-`AssistantMessageBuilder`. The HTTP layer (`open_stream`, `sse_events`, ...) lives in
-`pi_core.ai.http`, a public module imported inside the stream function so that start-up never
-loads httpx. See docs/providers.md.
+`AssistantMessageBuilder`. An HTTP API streams most simply through `run_stream`: the plugin
+gives a `WireAPI` (payload, request, decoding, a `WireTranslator`) and the skeleton does the rest
+(payload hook, start, retries, abort, errors, done). The HTTP layer (`open_stream`,
+`sse_events`, ...) lives in `pi_core.ai.http`, a public module imported inside the stream
+function so that start-up never loads httpx. See docs/providers.md.
 """
 
 from pi_core.ai.builder import AssistantMessageBuilder, parse_tool_arguments
@@ -29,6 +31,14 @@ from pi_core.ai.model import (
 from pi_core.ai.protocol import LLMContext, StreamFunction, StreamOptions, ToolSpec
 from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.ai.transform import NormalizeToolCallId, same_model, transform_messages
+from pi_core.ai.wire_stream import (
+    WireAPI,
+    WireRequest,
+    WireTranslator,
+    describe_error,
+    run_stream,
+    sse_json,
+)
 from pi_core.messages.llm import LLMMessage
 from pi_core.messages.stream import (
     AssistantMessageEvent,
@@ -79,14 +89,20 @@ __all__ = [
     "ToolCallEnd",
     "ToolCallStart",
     "ToolSpec",
+    "WireAPI",
+    "WireRequest",
+    "WireTranslator",
     "clamp_thinking_level",
     "classify_error",
+    "describe_error",
     "encode_body",
     "is_context_overflow",
     "json_bytes",
     "json_text",
     "parse_tool_arguments",
+    "run_stream",
     "same_model",
+    "sse_json",
     "supported_thinking_levels",
     "transform_messages",
     "with_retry_after",

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import pydantic_core
 
 from pi_core.abort import AbortError, AbortSignal
+from pi_core.ai.sse import decode_sse
 from pi_core.ai.transport_retry import RetryPolicy as RetryPolicy  # plugins build one
 from pi_core.ai.transport_retry import delay_ms, status_is_retryable
 
@@ -41,9 +42,6 @@ TIMEOUT = httpx.Timeout(600.0, connect=10.0)
 long thinking stream is never cut while it still sends something."""
 
 T = TypeVar("T")
-
-LOOP_SLICE_SECONDS = 0.002
-"""How long `sse_events` may run (with its consumer) before it lets the event loop serve others."""
 
 
 class ProviderHTTPError(Exception):
@@ -351,89 +349,9 @@ def retry_after_ms(headers: Mapping[str, str]) -> int | None:
 # --- server-sent events -------------------------------------------------------------------
 
 
-async def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
-    """Yield each server-sent event of the body as (event name, data).
-
-    Lines end in LF or CRLF; `id`, `retry` and comment lines are ignored; an event's several `data`
-    lines are joined with newlines. A complete event left without its closing blank line when the
-    body ends is still delivered; a partial last line is not.
-    """
-    # Each read is cut after its last LF (the partial line waits for the next read) and split on
-    # blank lines: an event that is a single `data: ` line (nearly all of them) is yielded at once;
-    # anything else goes through the line-by-line parser below.
-    pending = b""
-    parser = _EventParser()
-    count = 0
-    slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
-    async for chunk in response.aiter_bytes():
-        buffer = pending + chunk if pending else chunk
-        cut = buffer.rfind(b"\n") + 1
-        if not cut:
-            pending = buffer
-            continue
-        complete, pending = buffer[: cut - 1], buffer[cut:]
-        if b"\r" in complete:
-            complete = (complete + b"\n").replace(b"\r\n", b"\n")[:-1]
-        *whole, rest = complete.split(b"\n\n")  # each of `whole` ends at a blank line
-        for piece in whole:
-            count += 1
-            if not count & 63 and time.perf_counter() > slice_end:
-                # a large buffered read would otherwise hold the loop for its whole length (the
-                # REPL's key presses wait behind it); give other tasks a turn every few ms
-                await asyncio.sleep(0)
-                slice_end = time.perf_counter() + LOOP_SLICE_SECONDS
-            if parser.idle and piece.startswith(b"data: ") and b"\n" not in piece:
-                yield "message", piece[6:].decode(errors="replace")  # a whole one-line event
-                continue
-            for event in parser.lines(piece):
-                yield event
-            if ended := parser.dispatch():
-                yield ended
-        for event in parser.lines(rest):
-            yield event
-    if parser.data:
-        yield parser.name or "message", "\n".join(parser.data)
-
-
-class _EventParser:
-    """The fields of the event being read, line by line."""
-
-    __slots__ = ("data", "name")
-
-    def __init__(self) -> None:
-        self.name = ""
-        self.data: list[str] = []
-
-    @property
-    def idle(self) -> bool:
-        """Whether no field of an event has been read since the last blank line."""
-        return not (self.data or self.name)
-
-    def lines(self, text: bytes) -> list[tuple[str, str]]:
-        """Take the lines of `text` (LF-separated, CR already removed); return the events that
-        blank lines among them ended."""
-        events = []
-        for line in text.split(b"\n"):
-            if line.startswith(b"data: "):
-                self.data.append(line[6:].decode(errors="replace"))
-            elif not line:
-                if event := self.dispatch():
-                    events.append(event)
-            else:
-                field, _, value = line.decode(errors="replace").partition(":")
-                if value.startswith(" "):
-                    value = value[1:]
-                if field == "data":
-                    self.data.append(value)
-                elif field == "event":
-                    self.name = value
-        return events
-
-    def dispatch(self) -> tuple[str, str] | None:
-        """End the event at a blank line: return it (None when it had no data) and start anew."""
-        event = (self.name or "message", "\n".join(self.data)) if self.data else None
-        self.name, self.data = "", []
-        return event
+def sse_events(response: httpx.Response) -> AsyncIterator[tuple[str, str]]:
+    """Yield each server-sent event of the body as (event name, data); see `sse.decode_sse`."""
+    return decode_sse(response.aiter_bytes())
 
 
 def event_json(data: str) -> Any:

@@ -181,9 +181,9 @@ def test_importing_the_http_layer_leaves_out_httpx_command_line_tool() -> None:
 async def test_a_large_buffered_body_lets_other_tasks_run_while_it_is_parsed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import pi_core.ai.http as http
+    import pi_core.ai.sse as sse
 
-    monkeypatch.setattr(http, "LOOP_SLICE_SECONDS", 0.0)  # yield at every check
+    monkeypatch.setattr(sse, "LOOP_SLICE_SECONDS", 0.0)  # yield at every check
     body = b"data: x\n\n" * 5_000  # one read: without yielding, nothing else would run
     turns = 0
     seen_during: list[int] = []

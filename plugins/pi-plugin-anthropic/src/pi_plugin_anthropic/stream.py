@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,6 +13,10 @@ from pi_core.providers import (
     LLMContext,
     Model,
     StreamOptions,
+    WireAPI,
+    WireRequest,
+    WireTranslator,
+    run_stream,
 )
 from pi_plugin_anthropic.convert import build_payload
 from pi_plugin_anthropic.errors import describe_error
@@ -112,80 +115,78 @@ def _usage(builder: AssistantMessageBuilder, usage: dict[str, Any] | None) -> No
     )
 
 
-async def stream_messages(
+class MessagesEvents(WireTranslator[dict[str, Any]]):
+    """The Messages API's stream events (or one whole Message) as pi's events."""
+
+    def __init__(self, builder: AssistantMessageBuilder) -> None:
+        super().__init__(builder)
+        self.blocks = _Blocks(builder)
+        self.stop: StopReason | None = None
+        self.finished = False
+
+    def handle(self, event: dict[str, Any]) -> list[AssistantMessageEvent]:
+        """Translate one stream event."""
+        kind = event.get("type")
+        if kind == "content_block_delta":
+            return self.blocks.delta(event["index"], event["delta"])
+        if kind == "content_block_start":
+            return self.blocks.start(event["index"], event["content_block"])
+        if kind == "content_block_stop":
+            return self.blocks.stop(event["index"])
+        if kind == "message_start":
+            message = event.get("message") or {}
+            self.builder.message.response_id = message.get("id")
+            _usage(self.builder, message.get("usage"))
+        elif kind == "message_delta":
+            _usage(self.builder, event.get("usage"))
+            reason = (event.get("delta") or {}).get("stop_reason")
+            if reason:
+                self.stop = _STOP.get(reason, "stop")
+        elif kind == "message_stop":
+            self.finished = True
+        return []
+
+    def handle_body(self, body: Any) -> list[AssistantMessageEvent]:
+        """Translate a whole Message (the server ignored `stream`) as the stream it stands for."""
+        events = message_as_events(body)
+        return [out for event in events for out in self.handle(event)]
+
+    def close(self) -> list[AssistantMessageEvent]:
+        """Close every block still open."""
+        return self.blocks.stop_all()
+
+    def finish(self) -> StopReason | None:
+        """The stop reason; a stream cut before `message_stop`, or a refusal, raise."""
+        if not self.finished:
+            raise ConnectionError(_CUT)
+        if self.stop == "error":
+            raise Refused("The model refused to answer (stop_reason: refusal)")
+        return self.stop
+
+
+class Refused(Exception):
+    """The model refused to answer."""
+
+
+def _request(
+    model: Model, options: StreamOptions, payload: dict[str, Any], parts: EncodedParts
+) -> WireRequest:
+    headers = request_headers(model, options, bool(payload.get("tools")))
+    return WireRequest(base_url(model), "v1/messages", encode_payload(payload, parts), headers)
+
+
+MESSAGES: WireAPI[dict[str, Any]] = WireAPI(
+    payload=build_payload,
+    request=_request,
+    translator=MessagesEvents,
+    decode=stream_events,
+    describe_error=describe_error,
+)
+"""The Messages API on the shared stream skeleton."""
+
+
+def stream_messages(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Messages API response."""
-    builder = AssistantMessageBuilder(model)
-    blocks = _Blocks(builder)
-    signal = options.signal
-    parts = EncodedParts()
-    payload = build_payload(model, context, options, parts)
-    if options.on_payload is not None:
-        payload = await options.on_payload(payload) or payload
-    yield builder.start()
-    stop: StopReason | None = None
-    finished = False
-    try:
-        from pi_core.ai.http import RetryPolicy, is_json, open_stream, read_json
-
-        body = encode_payload(payload, parts)
-        headers = request_headers(model, options, bool(payload.get("tools")))
-        async with open_stream(
-            base_url(model),
-            "v1/messages",
-            body,
-            headers,
-            signal,
-            options.on_response,
-            RetryPolicy.of(options.max_retries, options.timeout_ms),
-        ) as response:
-            if is_json(response):  # the server ignored `stream` and sent the whole message
-                events: Any = _as_async(message_as_events(await read_json(response)))
-            else:
-                events = stream_events(response)
-            async for event in events:
-                kind = event.get("type")
-                if kind == "content_block_delta":
-                    for out in blocks.delta(event["index"], event["delta"]):
-                        yield out
-                elif kind == "content_block_start":
-                    for out in blocks.start(event["index"], event["content_block"]):
-                        yield out
-                elif kind == "content_block_stop":
-                    for out in blocks.stop(event["index"]):
-                        yield out
-                elif kind == "message_start":
-                    message = event.get("message") or {}
-                    builder.message.response_id = message.get("id")
-                    _usage(builder, message.get("usage"))
-                elif kind == "message_delta":
-                    _usage(builder, event.get("usage"))
-                    reason = (event.get("delta") or {}).get("stop_reason")
-                    if reason:
-                        stop = _STOP.get(reason, "stop")
-                elif kind == "message_stop":
-                    finished = True
-        if signal is not None and signal.aborted:
-            raise asyncio.CancelledError
-        if not finished:
-            raise ConnectionError(_CUT)
-    except (asyncio.CancelledError, Exception) as error:
-        for out in blocks.stop_all():
-            yield out
-        if (signal is not None and signal.aborted) or isinstance(error, asyncio.CancelledError):
-            yield builder.error("Operation aborted", aborted=True)
-        else:
-            yield builder.error(describe_error(error))
-        return
-    for out in blocks.stop_all():
-        yield out
-    if stop == "error":
-        yield builder.error("The model refused to answer (stop_reason: refusal)")
-        return
-    yield builder.done(stop)
-
-
-async def _as_async(events: list[dict[str, Any]]) -> AsyncIterator[dict[str, Any]]:
-    for event in events:
-        yield event
+    return run_stream(MESSAGES, model, context, options)

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pi_core.abort import AbortSignal
 from pi_core.messages import StopReason, ToolCall
 from pi_core.providers import (
     AssistantMessageBuilder,
@@ -16,10 +14,13 @@ from pi_core.providers import (
     LLMContext,
     Model,
     StreamOptions,
+    WireAPI,
+    WireRequest,
+    WireTranslator,
+    run_stream,
 )
 from pi_plugin_openai.convert import affinity_headers, build_payload
-from pi_plugin_openai.errors import describe_error
-from pi_plugin_openai.transport import open_response
+from pi_plugin_openai.transport import DONE, data_events, json_body, wire_request
 
 _CUT = "Connection lost: the stream ended without a finish reason or [DONE]"
 _FINISH: dict[str, StopReason] = {
@@ -35,20 +36,24 @@ _REASONING = ("reasoning_content", "reasoning", "reasoning_text")
 """Where servers put reasoning; the first non-empty one counts (some send two with the same)."""
 
 
-class _Blocks:
+class _Blocks(WireTranslator[dict[str, Any]]):
     """Which block each kind of delta goes to: as pi, one text and one thinking block per
-    response, and every block stays open until the stream ends (`close_all`)."""
+    response, and every block stays open until the stream ends (`close`)."""
 
     def __init__(self, builder: AssistantMessageBuilder) -> None:
-        self.builder = builder
+        super().__init__(builder)
         self.text: int | None = None
         self.thinking: int | None = None
         self.thinking_field: str | None = None
         self.tools: dict[int, int] = {}
-        self.finish: StopReason | None = None
+        self.finish_reason: StopReason | None = None
+        self.complete = False  # `[DONE]` came, or the whole answer as one JSON body
 
-    def chunk(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
+    def handle(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
+        if chunk is DONE:
+            self.complete = True
+            return []
         usage = chunk.get("usage")
         choices = chunk.get("choices") or []
         if not usage and choices and isinstance(choices[0], dict):
@@ -64,10 +69,25 @@ class _Blocks:
                 events += _delta_events(self, delta)
             finish = choice.get("finish_reason")
             if finish:
-                self.finish = _FINISH.get(finish, "stop")
+                self.finish_reason = _FINISH.get(finish, "stop")
         return events
 
-    def close_all(self) -> list[AssistantMessageEvent]:
+    def handle_body(self, body: Any) -> list[AssistantMessageEvent]:
+        """Convert the one JSON body a server sent instead of a stream."""
+        self.complete = True
+        chunks = reasoning_first(completion_as_chunk(json_body(body)))
+        return [event for chunk in chunks for event in self.handle(chunk)]
+
+    def finish(self) -> StopReason | None:
+        """The finish reason; a stream cut before one (and before `[DONE]`) raises, and so does
+        a response the content filter stopped."""
+        if not self.complete and self.finish_reason is None:
+            raise ConnectionError(_CUT)
+        if self.finish_reason == "error":
+            raise ContentFiltered("The response was stopped by the provider's content filter")
+        return self.finish_reason
+
+    def close(self) -> list[AssistantMessageEvent]:
         """Close every block, in content order (pi ends them all after the stream)."""
         events: list[AssistantMessageEvent] = []
         opened = [self.text, self.thinking, *self.tools.values()]
@@ -186,50 +206,28 @@ def reasoning_first(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**chunk, "choices": thoughts}, {**chunk, "choices": rest}]
 
 
-def _aborted(signal: AbortSignal | None) -> bool:
-    return signal is not None and signal.aborted
+class ContentFiltered(Exception):
+    """The provider's content filter stopped the response."""
 
 
-async def stream_completions(
+def _request(
+    model: Model, options: StreamOptions, payload: dict[str, Any], parts: EncodedParts
+) -> WireRequest:
+    headers = affinity_headers(model, options)
+    return wire_request(model, options, "chat/completions", payload, parts, headers)
+
+
+COMPLETIONS: WireAPI[dict[str, Any]] = WireAPI(
+    payload=build_payload,
+    request=_request,
+    translator=_Blocks,
+    decode=data_events,
+)
+"""Chat Completions on the shared stream skeleton."""
+
+
+def stream_completions(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Chat Completions response."""
-    builder = AssistantMessageBuilder(model)
-    blocks = _Blocks(builder)
-    signal = options.signal
-    parts = EncodedParts()
-    payload = build_payload(model, context, options, parts)
-    if options.on_payload is not None:
-        payload = await options.on_payload(payload) or payload
-    yield builder.start()
-    try:
-        headers = affinity_headers(model, options)
-        async with open_response(
-            model, "chat/completions", payload, options, headers, parts
-        ) as body:
-            if isinstance(body, dict):  # the server ignored `stream` and sent one JSON body
-                for chunk in reasoning_first(completion_as_chunk(body)):
-                    for event in blocks.chunk(chunk):
-                        yield event
-            else:
-                async for chunk in body:
-                    for event in blocks.chunk(chunk):
-                        yield event
-                if not body.done and blocks.finish is None and not _aborted(signal):
-                    raise ConnectionError(_CUT)
-        if _aborted(signal):
-            raise asyncio.CancelledError
-    except (asyncio.CancelledError, Exception) as error:
-        for event in blocks.close_all():
-            yield event
-        if _aborted(signal) or isinstance(error, asyncio.CancelledError):
-            yield builder.error("Operation aborted", aborted=True)
-        else:
-            yield builder.error(describe_error(error))
-        return
-    for event in blocks.close_all():
-        yield event
-    if blocks.finish == "error":
-        yield builder.error("The response was stopped by the provider's content filter")
-        return
-    yield builder.done(blocks.finish)
+    return run_stream(COMPLETIONS, model, context, options)

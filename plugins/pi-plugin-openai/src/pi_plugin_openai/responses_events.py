@@ -11,8 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from pi_core.messages import StopReason, ToolCall
-from pi_core.providers import AssistantMessageBuilder, AssistantMessageEvent, json_text
+from pi_core.providers import (
+    AssistantMessageBuilder,
+    AssistantMessageEvent,
+    WireTranslator,
+    json_text,
+)
 from pi_plugin_openai.responses_convert import text_signature
+from pi_plugin_openai.transport import json_body
+
+_CUT = "Connection lost: the stream ended without response.completed"
 
 _STATUS: dict[str, StopReason] = {
     "completed": "stop",
@@ -54,11 +62,11 @@ def _final_text(item: dict[str, Any]) -> str:
     return summary or content
 
 
-class ResponsesEvents:
+class ResponsesEvents(WireTranslator[dict[str, Any]]):
     """Follows one response's output items and turns them into builder events."""
 
     def __init__(self, builder: AssistantMessageBuilder) -> None:
-        self.builder = builder
+        super().__init__(builder)
         self.open: tuple[str, int] | None = None  # kind and index of the block being streamed
         self.pieces: list[str] = []  # what the open block received so far
         self.summary_parts = 0
@@ -89,13 +97,23 @@ class ResponsesEvents:
         if kind == "response.created":
             self.builder.message.response_id = (event.get("response") or {}).get("id")
         elif kind in ("response.completed", "response.incomplete"):
-            return self.finish(event.get("response") or {})
+            return self.completed(event.get("response") or {})
         elif kind == "response.failed":
             raise ResponseFailed(_failure(event.get("response") or {}))
         elif kind == "error":
             code, message = event.get("code"), event.get("message")
             raise ResponseFailed(f"Error Code {code}: {message}")
         return []
+
+    def handle_body(self, body: Any) -> Events:
+        """Convert a complete response object (a server that answered without streaming)."""
+        return self.replay(json_body(body))
+
+    def finish(self) -> StopReason | None:
+        """The stop reason; a stream cut before `response.completed` raises."""
+        if not self.finished:
+            raise ConnectionError(_CUT)
+        return self.stop
 
     def replay(self, response: dict[str, Any]) -> Events:
         """Convert a complete response object (a server that answered without streaming)."""
@@ -106,7 +124,7 @@ class ResponsesEvents:
         for item in response.get("output") or []:
             events += self.item_added(item)
             events += self.item_done(item)
-        return events + self.finish(response)
+        return events + self.completed(response)
 
     # --- items ----------------------------------------------------------------------------
 
@@ -169,7 +187,7 @@ class ResponsesEvents:
 
     # --- the end --------------------------------------------------------------------------
 
-    def finish(self, response: dict[str, Any]) -> Events:
+    def completed(self, response: dict[str, Any]) -> Events:
         """Record usage, response id and stop reason from the final response object."""
         events = self.close()
         if response.get("id"):

@@ -1,19 +1,18 @@
-"""One request to an OpenAI-style API over httpx: headers, body, and SSE-or-JSON answers.
+"""One request to an OpenAI-style API: headers, body, and the stream's `data:` events.
 
-Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body; the caller
-gets either the stream's events or that body as a dict, and converts both the same way. httpx is
-imported on the first request, not at start-up.
+Some OpenAI-compatible servers ignore `stream: true` and answer with one JSON body; `run_stream`
+hands that to the translator (`json_body` makes it a dict). httpx is imported on the first
+request, not at start-up.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any
 
 from pi_core import __version__
-from pi_core.providers import EncodedParts, Model, StreamOptions, encode_body
+from pi_core.providers import EncodedParts, Model, StreamOptions, WireRequest, encode_body
 
 if TYPE_CHECKING:
     import httpx
@@ -68,61 +67,48 @@ def encode_payload(path: str, payload: dict[str, Any], parts: EncodedParts | Non
     return encode_body(ordered, parts)
 
 
-@asynccontextmanager
-async def open_response(
+def wire_request(
     model: Model,
+    options: StreamOptions,
     path: str,
     payload: dict[str, Any],
-    options: StreamOptions,
+    parts: EncodedParts,
     extra_headers: dict[str, str],
-    parts: EncodedParts | None = None,
-) -> AsyncIterator[dict[str, Any] | EventStream]:
-    """POST the payload; yield the stream's events (each `data:` JSON as a dict), or the JSON
-    body (a dict) a server sent instead of a stream."""
-    from pi_core.ai.http import RetryPolicy, is_json, open_stream, read_json
-
+) -> WireRequest:
+    """Return the POST of `payload` to `path` under the model's base URL."""
     body = encode_payload(path, payload, parts)
-    headers = request_headers(model, options, extra_headers)
-    async with open_stream(
-        base_url(model),
-        path,
-        body,
-        headers,
-        options.signal,
-        options.on_response,
-        RetryPolicy.of(options.max_retries, options.timeout_ms),
-    ) as response:
-        if is_json(response):
-            data = await read_json(response)
-            yield data if isinstance(data, dict) else {"error": {"message": str(data)}}
-        else:
-            yield EventStream(response)
+    return WireRequest(base_url(model), path, body, request_headers(model, options, extra_headers))
 
 
-class EventStream:
-    """The stream's `data:` payloads as dicts, up to `[DONE]` (then `done` is true).
+def json_body(data: Any) -> dict[str, Any]:
+    """Return the JSON body a server sent instead of a stream, as a dict (else as an error)."""
+    return data if isinstance(data, dict) else {"error": {"message": str(data)}}
+
+
+DONE: dict[str, Any] = {"type": "[DONE]"}
+"""What `data_events` yields for the stream's `[DONE]` (a kind no translator knows)."""
+
+
+async def data_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    """The stream's `data:` payloads as dicts, then `DONE` for `[DONE]`.
 
     After `[DONE]` the rest of the body is read and ignored, as the `openai` SDK does: a body read
     to its end hands its keep-alive connection back to the pool. An error event (`{"error": …}`)
     raises `StreamErrorEvent`.
     """
+    from pi_core.ai.http import event_json, sse_events
 
-    def __init__(self, response: httpx.Response) -> None:
-        self.response = response
-        self.done = False
-
-    async def __aiter__(self) -> AsyncIterator[dict[str, Any]]:
-        from pi_core.ai.http import event_json, sse_events
-
-        async for _, data in sse_events(self.response):
-            if self.done:
-                continue
-            if data.startswith("[DONE]"):
-                self.done = True
-                continue
-            event = event_json(data)
-            if isinstance(event, dict) and event.get("error"):
-                error = event["error"]
-                message = error.get("message") if isinstance(error, dict) else None
-                raise StreamErrorEvent(message or "An error occurred during streaming")
-            yield event
+    done = False
+    async for _, data in sse_events(response):
+        if done:
+            continue
+        if data.startswith("[DONE]"):
+            done = True
+            yield DONE
+            continue
+        event = event_json(data)
+        if isinstance(event, dict) and event.get("error"):
+            error = event["error"]
+            message = error.get("message") if isinstance(error, dict) else None
+            raise StreamErrorEvent(message or "An error occurred during streaming")
+        yield event
