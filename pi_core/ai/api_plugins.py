@@ -15,22 +15,24 @@ API_PLUGINS: dict[str, str] = {
 """The first-party plugin for each API it ships; pi's other APIs have no plugin yet."""
 
 
-def missing_plugin(api: str) -> str:
-    """How `--list-models --all` marks a model whose API no installed plugin streams."""
+def api_cell(api: str, streamable: bool) -> str:
+    """`--list-models --all`'s API column: the API, marked when no installed plugin streams it."""
+    if streamable:
+        return api
     plugin = API_PLUGINS.get(api)
-    return f"needs {plugin}" if plugin else f"no {api} plugin"
+    return f"{api} (needs {plugin})" if plugin else f"{api} (no plugin yet)"
 
 
 def missing_stream_message(model: Model, installed: list[str]) -> str:
-    """The error for selecting or prompting a model whose API no installed plugin streams."""
+    """The error for prompting a model whose API no installed plugin streams, naming the plugin."""
     plugin = API_PLUGINS.get(model.api)
     advice = (
-        f"install {plugin}"
+        f"Install {plugin} to use it."
         if plugin
-        else f"no plugin for {model.api!r} is available yet; install one that registers a "
-        f"stream for {model.api!r}"
+        else f"No plugin for {model.api} ships yet; one that registers a stream for "
+        f"{model.api!r} makes it usable."
     )
     return (
-        f"Model {model.key} uses API {model.api!r}, which no installed plugin streams "
-        f"(installed: {', '.join(installed) or 'none'}): {advice}."
+        f"Model {model.key} needs a plugin for the {model.api} API, and none is installed "
+        f"(installed APIs: {', '.join(installed) or 'none'}). {advice}"
     )
