@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pi_core.ai.model import Model, ProviderConfig, ProviderModelConfig
-from pi_core.ai.models_json import CustomProvider, apply_override
+from pi_core.ai.models_json import CustomProvider, apply_override, merge_compat
 
 _NOT_CONFIG = ("provider", "baseUrl")
 
@@ -24,7 +24,9 @@ def build_provider_models(
             {k: v for k, v in raw.items() if k not in _NOT_CONFIG}
         )
         entries[config.id] = (config, str(raw.get("baseUrl", "")), True)
-    fallback_url = next(iter(entries.values()))[1] if entries else ""
+    # models.json models of a built-in provider take the API and URL of its first model
+    fallback_url = str(catalog[0].get("baseUrl", "")) if catalog else ""
+    fallback_api = str(catalog[0].get("api", "")) if catalog else ""
     plugin_url = (plugin and plugin.base_url) or fallback_url
     for model in plugin.models if plugin else []:
         entries[model.id] = (model, plugin_url, False)
@@ -35,7 +37,7 @@ def build_provider_models(
                 entries[model_id] = (apply_override(config, override), url, built_in)
         for model in custom.models or []:
             entries[model.id] = (model, plugin_url, False)
-    api = (custom and custom.api) or (plugin and plugin.api) or ""
+    api = (custom and custom.api) or (plugin and plugin.api) or fallback_api
     provider_headers = {
         **((plugin and plugin.headers) or {}),
         **((custom and custom.headers) or {}),
@@ -44,7 +46,7 @@ def build_provider_models(
     result = []
     for config, url, built_in in entries.values():
         if built_in:
-            compat = {**(config.compat or {}), **custom_compat}
+            compat = merge_compat(config.compat, custom_compat)
             headers = {**(config.headers or {}), **provider_headers}
         else:
             compat = {**custom_compat, **(config.compat or {})}
@@ -55,7 +57,7 @@ def build_provider_models(
                 name=config.name or config.id,
                 api=config.api or api,
                 provider=name,
-                base_url=(custom and custom.base_url) or url,
+                base_url=_own_url(config) or (custom and custom.base_url) or url,
                 reasoning=config.reasoning,
                 thinking_level_map=config.thinking_level_map,
                 input=config.input,
@@ -67,3 +69,9 @@ def build_provider_models(
             )
         )
     return result
+
+
+def _own_url(config: ProviderModelConfig) -> str | None:
+    """A models.json model's own `baseUrl` (pi reads it; it is not a field of ours)."""
+    value = (config.model_extra or {}).get("baseUrl")
+    return value if isinstance(value, str) and value else None

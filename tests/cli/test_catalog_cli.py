@@ -1,0 +1,42 @@
+"""The catalog from the command line: `--list-models --all`, and a model whose API has no plugin."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.conftest import Cli
+
+PI = json.loads((Path(__file__).parents[1] / "ai" / "fixtures" / "pi-catalog.json").read_text())
+
+
+def test_list_models_all_lists_every_model_with_key_and_api_columns(cli: Cli) -> None:
+    result = cli.run("--list-models", "--all", timeout=120)
+    assert result.returncode == 0, result.stderr
+    header, *rows = result.stdout.splitlines()
+    assert header.split() == ["provider", "model", "context", "max-out", "thinking", "images",
+                              "key", "api"]  # fmt: skip
+    listed = {(row.split()[0], row.split()[1]) for row in rows}
+    for provider, ids in PI["providers"].items():
+        assert {(provider, model_id) for model_id in ids} <= listed, provider
+    assert ("fake", "fake-model") in listed  # models.json's own provider too
+    by_key = {(row.split()[0], row.split()[1]): row for row in rows}
+    gemini = by_key[("google", "gemini-2.5-pro")].split()
+    assert gemini[6:] == ["no", "google-generative-ai", "(no", "plugin", "yet)"]
+    assert by_key[("anthropic", "claude-opus-4-7")].split()[6:] == ["no", "anthropic-messages"]
+    assert by_key[("fake", "fake-model")].split()[6:] == ["yes", "openai-completions"]
+
+
+def test_list_models_all_with_a_search(cli: Cli) -> None:
+    result = cli.run("--list-models", "gemini-2.5-pro", "--all", timeout=120)
+    assert result.returncode == 0, result.stderr
+    providers = {row.split()[0] for row in result.stdout.splitlines()[1:]}
+    assert {"google", "google-vertex", "openrouter"} <= providers
+
+
+def test_a_model_whose_api_has_no_plugin_fails_naming_the_api(cli: Cli) -> None:
+    cli.env["GEMINI_API_KEY"] = "k"
+    result = cli.run("-p", "--model", "google/gemini-2.5-pro", "hi")
+    assert result.returncode == 1
+    assert "google/gemini-2.5-pro needs a plugin for the google-generative-ai API" in result.stderr
+    assert cli.server.requests == []
