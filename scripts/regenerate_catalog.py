@@ -40,11 +40,9 @@ process.stdout.write(JSON.stringify({ version: pkg.version, models: MODELS, env 
 
 def fetch_package(version: str, into: Path) -> Path:
     """Download `@mariozechner/pi-ai@version` with npm pack and unpack it under `into`."""
-    subprocess.run(
-        ["npm", "pack", f"@mariozechner/pi-ai@{version}", "--pack-destination", str(into)],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    spec = f"@mariozechner/pi-ai@{version}"
+    command = ["npm", "pack", "--silent", spec, "--pack-destination", str(into)]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     tarball = next(into.glob("*.tgz"))
     with tarfile.open(tarball) as archive:
         archive.extractall(into, filter="data")
