@@ -20,6 +20,7 @@ from pi_core.ai.model import Model, ProviderConfig
 from pi_core.ai.models_json import CustomProvider, read_models_json
 from pi_core.ai.protocol import StreamFunction
 from pi_core.ai.provider_models import build_provider_models
+from pi_core.ai.url_placeholders import has_placeholders, with_filled_url
 from pi_core.thinking import THINKING_LEVELS
 
 _DATED = re.compile(r"-\d{8}$")
@@ -261,6 +262,8 @@ class ModelRegistry:
         stream = self._streams.get(model.api)
         if stream is None:
             raise UnsupportedApiError(missing_stream_message(model, sorted(self._streams)))
+        if has_placeholders(model.base_url):
+            return with_filled_url(stream)
         return stream
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pi_core.testing import chat_stream
 from tests.cli.conftest import Cli
 
 PI = json.loads((Path(__file__).parents[1] / "ai" / "fixtures" / "pi-catalog.json").read_text())
@@ -39,4 +40,38 @@ def test_a_model_whose_api_has_no_plugin_fails_naming_the_api(cli: Cli) -> None:
     result = cli.run("-p", "--model", "google/gemini-2.5-pro", "hi")
     assert result.returncode == 1
     assert "google/gemini-2.5-pro needs a plugin for the google-generative-ai API" in result.stderr
+    assert cli.server.requests == []
+
+
+def _cloudflare_through_the_fake(cli: Cli) -> None:
+    """Point cloudflare-workers-ai at the fake server, keeping a placeholder in the URL."""
+    models = json.loads((cli.agent_dir / "models.json").read_text())
+    url = f"{cli.server.base_url.rsplit('/v1', 1)[0]}/{{CLOUDFLARE_ACCOUNT_ID}}/ai/v1"
+    models["providers"]["cloudflare-workers-ai"] = {"baseUrl": url}
+    (cli.agent_dir / "models.json").write_text(json.dumps(models))
+    cli.env["CLOUDFLARE_API_KEY"] = "cf-key"
+
+
+def test_base_url_placeholders_are_filled_from_the_environment(cli: Cli) -> None:
+    _cloudflare_through_the_fake(cli)
+    cli.env["CLOUDFLARE_ACCOUNT_ID"] = "acct-42"
+    cli.server.queue(chat_stream("from cloudflare"))
+    model = "cloudflare-workers-ai/@cf/moonshotai/kimi-k2.6"
+    result = cli.run("-p", "--model", model, "hi")
+    assert result.returncode == 0, result.stderr
+    assert "from cloudflare" in result.stdout
+    request = cli.server.requests[0]
+    assert request.path == "/acct-42/ai/v1/chat/completions"
+    assert request.headers["authorization"] == "Bearer cf-key"
+
+
+def test_an_unset_placeholder_variable_is_named(cli: Cli) -> None:
+    _cloudflare_through_the_fake(cli)
+    cli.env.pop("CLOUDFLARE_ACCOUNT_ID", None)
+    result = cli.run("-p", "--model", "cloudflare-workers-ai/@cf/moonshotai/kimi-k2.6", "hi")
+    assert result.returncode == 1
+    assert (
+        "CLOUDFLARE_ACCOUNT_ID is required for provider cloudflare-workers-ai but is not set."
+        in result.stderr
+    )
     assert cli.server.requests == []
