@@ -6,7 +6,8 @@
 `--version` fetches the package with `npm pack`; `--package` takes an unpacked copy. Either way
 node imports the package's `models.generated.js` and `env-api-keys.js` and this writes one JSON
 file per provider (its models, exactly as pi has them) and `index.json` (per provider: the key
-variables pi reads, the APIs of its models, how many there are). Needs node 18+.
+variables pi reads, the APIs of its models, how many there are), then rewrites the providers
+table of docs/providers.md from the new index. Needs node 18+.
 """
 
 from __future__ import annotations
@@ -20,7 +21,25 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-OUT = Path(__file__).resolve().parents[1] / "pi_core" / "ai" / "catalog"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "pi_core" / "ai" / "catalog"
+DOCS = ROOT / "docs" / "providers.md"
+TABLE_START = "<!-- providers table: scripts/regenerate_catalog.py writes it -->"
+TABLE_END = "<!-- end of providers table -->"
+
+# Credentials that are not one key variable (pi-ai's env-api-keys, by hand: they are code there).
+CREDENTIALS = {
+    "amazon-bedrock": "`AWS_PROFILE`, `AWS_ACCESS_KEY_ID` + `AWS_SECRET_ACCESS_KEY`, "
+    "`AWS_BEARER_TOKEN_BEDROCK`, `AWS_CONTAINER_CREDENTIALS_RELATIVE_URI` / `_FULL_URI`, "
+    "`AWS_WEB_IDENTITY_TOKEN_FILE`",
+    "google-vertex": "or application-default credentials (`GOOGLE_APPLICATION_CREDENTIALS`, else "
+    "gcloud's file) with `GOOGLE_CLOUD_PROJECT` (or `GCLOUD_PROJECT`) and `GOOGLE_CLOUD_LOCATION`",
+    "cloudflare-workers-ai": "and `CLOUDFLARE_ACCOUNT_ID` (base URL)",
+    "cloudflare-ai-gateway": "and `CLOUDFLARE_ACCOUNT_ID`, `CLOUDFLARE_GATEWAY_ID` (base URL)",
+}
+LOGINS = {"anthropic", "openai-codex", "github-copilot"}
+STREAMED = {"anthropic-messages", "openai-completions", "openai-responses"}
+"""The APIs a first-party plugin streams today (pi_core.ai.api_plugins)."""
 
 # Run by node: the models, and the variables findEnvKeys tries for each provider (every name
 # reads as set, so findEnvKeys returns the whole list, in pi's order of preference).
@@ -84,6 +103,32 @@ def write_catalog(data: dict[str, Any], out: Path) -> None:
     (out / "index.json").write_text(document, encoding="utf-8")
 
 
+def providers_table(index: dict[str, Any]) -> str:
+    """The markdown table of providers for docs/providers.md, from the catalog's index."""
+    lines = [
+        "| Provider | Models | API | Key variables | Login |",
+        "|---|---|---|---|---|",
+    ]
+    for name, entry in index["providers"].items():
+        apis = ", ".join(
+            f"`{api}`" if api in STREAMED else f"`{api}` (no plugin yet)" for api in entry["apis"]
+        )
+        keys = " or ".join(f"`{variable}`" for variable in entry["env"])
+        extra = CREDENTIALS.get(name, "")
+        credentials = f"{keys} {extra}".strip() or "— (subscription login only)"
+        login = "/login (later)" if name in LOGINS else "—"
+        lines.append(f"| `{name}` | {entry['models']} | {apis} | {credentials} | {login} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_docs_table(index: dict[str, Any], docs: Path) -> None:
+    """Replace the table between the markers of docs/providers.md."""
+    text = docs.read_text(encoding="utf-8")
+    head, _, rest = text.partition(TABLE_START + "\n")
+    _, _, tail = rest.partition(TABLE_END)
+    docs.write_text(f"{head}{TABLE_START}\n{providers_table(index)}{TABLE_END}{tail}", "utf-8")
+
+
 def main() -> None:
     """Parse the arguments, export the package's catalog and write it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,6 +141,8 @@ def main() -> None:
         package = args.package or fetch_package(args.version, Path(tmp))
         data = export(package)
     write_catalog(data, args.out)
+    if args.out == OUT:
+        write_docs_table(json.loads((OUT / "index.json").read_text(encoding="utf-8")), DOCS)
     total = sum(len(models) for models in data["models"].values())
     print(f"pi-ai {data['version']}: {len(data['models'])} providers, {total} models -> {args.out}",
           file=sys.stderr)  # fmt: skip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -36,9 +37,8 @@ export function findEnvKeys(provider) {
 }
 """
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
-
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_a_package_becomes_one_file_per_provider_and_an_index(tmp_path: Path) -> None:
     package = tmp_path / "pi-ai"
     (package / "dist").mkdir(parents=True)
@@ -72,3 +72,15 @@ def test_the_shipped_catalog_agrees_with_its_index() -> None:
         assert len(models) == entry["models"]
         assert sorted({m["api"] for m in models}) == entry["apis"]
         assert {m["provider"] for m in models} == {provider}
+
+
+def test_the_providers_table_in_the_docs_is_the_catalog_s() -> None:
+    spec = importlib.util.spec_from_file_location("regenerate_catalog", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    index = json.loads((ROOT / "pi_core" / "ai" / "catalog" / "index.json").read_text())
+    docs = (ROOT / "docs" / "providers.md").read_text()
+    table = docs.split(script.TABLE_START + "\n", 1)[1].split(script.TABLE_END, 1)[0]
+    assert table == script.providers_table(index)
+    assert table.count("\n") == 2 + len(index["providers"])
