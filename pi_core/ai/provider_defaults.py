@@ -50,7 +50,7 @@ def default_model(registry: ModelRegistry, provider: str) -> Model | None:
     pi stops at the table; a provider of models.json has no entry there, so its first model is
     taken instead of leaving the user without a model.
     """
-    models = [m for m in registry.all_models() if m.provider == provider]
+    models = registry.provider_models(provider)
     wanted = DEFAULT_MODEL_IDS.get(provider)
     preferred = next((m for m in models if m.id == wanted), None)
     return preferred or (models[0] if models else None)

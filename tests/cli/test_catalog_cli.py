@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_error, chat_stream
 from tests.cli.conftest import Cli
 
 PI = json.loads((Path(__file__).parents[1] / "ai" / "fixtures" / "pi-catalog.json").read_text())
@@ -75,3 +75,15 @@ def test_an_unset_placeholder_variable_is_named(cli: Cli) -> None:
         in result.stderr
     )
     assert cli.server.requests == []
+
+
+def test_provider_alone_starts_on_its_default_model(cli: Cli) -> None:
+    models = json.loads((cli.agent_dir / "models.json").read_text())
+    models["providers"]["anthropic"] = {"baseUrl": cli.server.base_url.rsplit("/v1", 1)[0]}
+    (cli.agent_dir / "models.json").write_text(json.dumps(models))
+    cli.env["ANTHROPIC_API_KEY"] = "sk-ant-test"
+    cli.server.queue(chat_error(400, "not an Anthropic answer: only the request matters"))
+    cli.run("-p", "--provider", "anthropic", "hi")
+    request = cli.server.requests[0]
+    assert request.path == "/v1/messages"
+    assert request.json()["model"] == "claude-opus-4-7"  # pi's default, not the first listed
