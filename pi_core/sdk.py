@@ -186,8 +186,9 @@ def _choose_model(
         if provider and model_id:
             model = registry.find(provider, model_id)
         if model is None:
-            available = registry.available_models()
-            model = available[0] if available else None
+            from pi_core.ai.provider_defaults import initial_model
+
+            model = initial_model(registry)
         if fallback and model is not None:
             fallback += f". Using {model.provider}/{model.id}"
     has_history = bool(context.messages)

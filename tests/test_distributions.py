@@ -225,3 +225,10 @@ def test_each_sdist_builds_the_same_wheel(
         (wheel,) = (unpacked / "w").glob("*.whl")
         with zipfile.ZipFile(wheel) as archive:
             assert sorted(archive.namelist()) == sorted(dist.wheel_names()), name
+
+
+def test_core_wheel_and_sdist_ship_the_model_catalog(built: dict[str, Built]) -> None:
+    files = {f"pi_core/ai/catalog/{path.name}" for path in (ROOT / "pi_core/ai/catalog").iterdir()}
+    assert "pi_core/ai/catalog/index.json" in files and len(files) == 32
+    assert files <= set(built["pi-harness"].wheel_names())
+    assert files <= set(built["pi-harness"].sdist_names())

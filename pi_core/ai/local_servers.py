@@ -142,7 +142,7 @@ def register_found(registry: ModelRegistry, found: list[FoundServer]) -> list[Mo
             ),
         )
     names = [each.server.name for each in found]
-    return [m for name in names for m in registry.all_models() if m.provider == name]
+    return [m for name in names for m in registry.provider_models(name)]
 
 
 def describe(found: list[FoundServer]) -> str:

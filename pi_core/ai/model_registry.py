@@ -6,16 +6,21 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_core.ai.auth import AuthStorage, env_key
+from pi_core.ai.api_plugins import missing_stream_message
+from pi_core.ai.auth import AuthStorage
+from pi_core.ai.catalog_data import catalog_models, catalog_providers
 from pi_core.ai.config_value import (
     check_header_value,
     command_failure,
     resolve_config_value,
     resolve_headers,
 )
-from pi_core.ai.model import Model, ProviderConfig, ProviderModelConfig
-from pi_core.ai.models_json import CustomProvider, apply_override, read_models_json
+from pi_core.ai.env_keys import env_api_key, env_key_names
+from pi_core.ai.model import Model, ProviderConfig
+from pi_core.ai.models_json import CustomProvider, read_models_json
 from pi_core.ai.protocol import StreamFunction
+from pi_core.ai.provider_models import build_provider_models
+from pi_core.ai.url_placeholders import has_placeholders, with_filled_url
 from pi_core.thinking import THINKING_LEVELS
 
 _DATED = re.compile(r"-\d{8}$")
@@ -44,14 +49,19 @@ class ModelChoice:
 class ModelRegistry:
     """Every model pi can use, where its key comes from, and which function streams it."""
 
-    def __init__(self, auth: AuthStorage, models_json: Path | None = None) -> None:
+    def __init__(
+        self, auth: AuthStorage, models_json: Path | None = None, *, built_in: bool = True
+    ) -> None:
         self.auth = auth
+        self.built_in = built_in
+        """Whether pi's built-in catalog is part of the registry (tests of plugins turn it off)."""
         self.models_json = models_json
         self.errors: list[str] = []
         self._plugin_providers: dict[str, ProviderConfig] = {}
         self._streams: dict[str, StreamFunction] = {}
         self._custom: dict[str, CustomProvider] = {}
-        self._models: list[Model] = []
+        self._names: list[str] = []
+        self._by_provider: dict[str, list[Model]] = {}
         self.reload()
 
     # --- building -------------------------------------------------------------------------
@@ -80,77 +90,70 @@ class ModelRegistry:
         self._rebuild()
 
     def _rebuild(self) -> None:
-        models: list[Model] = []
-        names = list(self._plugin_providers) + [
-            n for n in self._custom if n not in self._plugin_providers
-        ]
-        for name in names:
-            models.extend(self._provider_models(name))
-        self._models = models
+        # pi's order: built-in providers, then plugin and models.json ones; models are built
+        # per provider on first use, so start-up reads only the providers it looks at.
+        names = list(catalog_providers()) if self.built_in else []
+        names += [n for n in self._plugin_providers if n not in names]
+        names += [n for n in self._custom if n not in names]
+        self._names = names
+        self._by_provider = {}
 
     def _provider_models(self, name: str) -> list[Model]:
-        plugin = self._plugin_providers.get(name)
-        custom = self._custom.get(name)
-        configs: dict[str, ProviderModelConfig] = {}
-        if plugin is not None:
-            configs = {m.id: m for m in plugin.models}
-        if custom is not None:
-            for model_id, override in (custom.model_overrides or {}).items():
-                if model_id in configs:
-                    configs[model_id] = apply_override(configs[model_id], override)
-            for model in custom.models or []:
-                configs[model.id] = model
-        base_url = (custom and custom.base_url) or (plugin and plugin.base_url) or ""
-        api = (custom and custom.api) or (plugin and plugin.api) or ""
-        provider_headers = {
-            **((plugin and plugin.headers) or {}),
-            **((custom and custom.headers) or {}),
-        }
-        provider_compat = (custom and custom.compat) or None
-        result = []
-        for config in configs.values():
-            compat = {**(provider_compat or {}), **(config.compat or {})} or None
-            headers = {**provider_headers, **(config.headers or {})} or None
-            result.append(
-                Model(
-                    id=config.id,
-                    name=config.name or config.id,
-                    api=config.api or api,
-                    provider=name,
-                    base_url=base_url,
-                    reasoning=config.reasoning,
-                    thinking_level_map=config.thinking_level_map,
-                    input=config.input,
-                    cost=config.cost,
-                    context_window=config.context_window,
-                    max_tokens=config.max_tokens,
-                    headers=headers,
-                    compat=compat,
-                )
-            )
-        return result
+        models = self._by_provider.get(name)
+        if models is None:
+            plugin = self._plugin_providers.get(name)
+            custom = self._custom.get(name)
+            catalog = catalog_models(name) if self.built_in else []
+            models = build_provider_models(name, catalog, plugin, custom)
+            self._by_provider[name] = models
+        return models
+
+    def providers(self) -> list[str]:
+        """Return every provider name: built-in, plugin and models.json ones."""
+        return list(self._names)
 
     # --- lookup ---------------------------------------------------------------------------
 
     def all_models(self) -> list[Model]:
         """Return every known model."""
-        return list(self._models)
+        return [model for name in self._names for model in self._provider_models(name)]
+
+    def provider_models(self, provider: str) -> list[Model]:
+        """Return the models of one provider ([] if unknown)."""
+        return list(self._provider_models(provider)) if provider in self._names else []
 
     def available_models(self) -> list[Model]:
         """Return the models whose provider has a key configured somewhere."""
-        return [m for m in self._models if self.has_credentials(m.provider)]
+        return [
+            model
+            for name in self._names
+            if self.has_credentials(name)
+            for model in self._provider_models(name)
+        ]
+
+    def has_stream(self, model: Model) -> bool:
+        """Return whether an installed plugin streams the model's API."""
+        return model.api in self._streams
 
     def find(self, provider: str, model_id: str) -> Model | None:
         """Return the model `provider/model_id`, if known."""
-        for model in self._models:
-            if model.provider == provider and model.id == model_id:
+        if provider not in self._names:
+            return None
+        for model in self._provider_models(provider):
+            if model.id == model_id:
                 return model
         return None
 
     def resolve(self, pattern: str, models: list[Model] | None = None) -> ModelChoice:
         """Resolve `provider/id`, an id, or a fuzzy part of one, with an optional `:level`."""
-        candidates = self._models if models is None else models
-        model = _match(pattern, candidates)
+        if models is None:
+            choice = self._resolve_in_provider(pattern)
+            if choice is not None:
+                return choice
+        candidates = self.all_models() if models is None else models
+        lowered = pattern.strip().lower()
+        first_exact = (m for m in candidates if lowered in (m.id.lower(), m.key.lower()))
+        model = (next(first_exact, None) if models is None else None) or _match(pattern, candidates)
         if model is not None:
             return ModelChoice(model)
         head, _, level = pattern.rpartition(":")
@@ -158,6 +161,9 @@ class ModelRegistry:
             model = _match(head, candidates)
             if model is not None:
                 return ModelChoice(model, level)
+        if models is None:  # name the models the user can use first
+            usable = self.available_models()
+            candidates = usable + [m for m in candidates if m not in usable]
         known = ", ".join(m.key for m in candidates[:12]) or "none (install a provider plugin "
         "or add one to models.json)"
         raise UnknownModelError(
@@ -165,6 +171,21 @@ class ModelRegistry:
             + ("…" if len(candidates) > 12 else "")
             + ". Run `pi --list-models` to see them all."
         )
+
+    def _resolve_in_provider(self, pattern: str) -> ModelChoice | None:
+        """`provider/…` where provider is known: look in that provider's models only (pi too
+        prefers that reading), so resolving reads one provider's file."""
+        prefix, slash, rest = pattern.partition("/")
+        names = {n.lower(): n for n in self._names}
+        if not slash or prefix.lower() not in names:
+            return None
+        models = self._provider_models(names[prefix.lower()])
+        for text in (pattern, rest):
+            try:
+                return self.resolve(text, models)
+            except UnknownModelError:
+                continue
+        return None
 
     # --- keys and streams -----------------------------------------------------------------
 
@@ -174,14 +195,16 @@ class ModelRegistry:
         plugin = self._plugin_providers.get(provider)
         return bool(
             self.auth.has_credentials(provider)
-            or env_key(plugin.api_key_env if plugin else [])
+            or env_api_key(provider, plugin.api_key_env if plugin else [])
             or (custom and custom.api_key)
             or (plugin and plugin.api_key)
         )
 
     def key_variables(self) -> dict[str, list[str]]:
         """Return, per plugin provider, the environment variables that may hold its key."""
-        return {n: list(c.api_key_env) for n, c in self._plugin_providers.items() if c.api_key_env}
+        plugins = self._plugin_providers.items()
+        variables = {name: config.api_key_env or env_key_names(name) for name, config in plugins}
+        return {name: list(names) for name, names in variables.items() if names}
 
     def get_api_key(self, provider: str) -> str | None:
         """Resolve the key: --api-key, auth.json, environment, then models.json / plugin value."""
@@ -189,7 +212,7 @@ class ModelRegistry:
         if stored:
             return stored
         plugin = self._plugin_providers.get(provider)
-        from_env = env_key(plugin.api_key_env if plugin else [])
+        from_env = env_api_key(provider, plugin.api_key_env if plugin else [])
         if from_env:
             return from_env
         configured = self._configured_key(provider)
@@ -215,7 +238,8 @@ class ModelRegistry:
                 f"No API key for provider {model.provider!r}: {'; '.join(failures)}."
             )
         plugin = self._plugin_providers.get(model.provider)
-        env_names = " or ".join(plugin.api_key_env) if plugin and plugin.api_key_env else None
+        names = (plugin.api_key_env if plugin else []) or env_key_names(model.provider)
+        env_names = " or ".join(names) if names else None
         hint = f"set {env_names}, " if env_names else ""
         raise MissingApiKeyError(
             f"No API key for provider {model.provider!r}: {hint}add it to "
@@ -237,12 +261,9 @@ class ModelRegistry:
         """Return the stream function for the model's API, or raise UnsupportedApiError."""
         stream = self._streams.get(model.api)
         if stream is None:
-            installed = ", ".join(sorted(self._streams)) or "none"
-            raise UnsupportedApiError(
-                f"Model {model.key} uses API {model.api!r}, which no installed plugin streams "
-                f"(installed: {installed}). Install pi-plugin-openai for openai-completions / "
-                "openai-responses, or pi-plugin-anthropic for anthropic-messages."
-            )
+            raise UnsupportedApiError(missing_stream_message(model, sorted(self._streams)))
+        if has_placeholders(model.base_url):
+            return with_filled_url(stream)
         return stream
 
 

@@ -59,6 +59,20 @@ def read_models_json(path: Path) -> dict[str, CustomProvider]:
     return result
 
 
+_ROUTING = ("openRouterRouting", "vercelGatewayRouting")
+
+
+def merge_compat(base: dict[str, Any] | None, override: dict[str, Any] | None) -> dict[str, Any]:
+    """`override`'s flags over `base`'s, as pi merges them (the routing objects field by field)."""
+    merged = {**(base or {}), **(override or {})}
+    for name in _ROUTING:
+        parts = [part.get(name) for part in (base or {}, override or {})]
+        if any(isinstance(part, dict) for part in parts):
+            dicts = [part for part in parts if isinstance(part, dict)]
+            merged[name] = {key: value for part in dicts for key, value in part.items()}
+    return merged
+
+
 def apply_override(model: ProviderModelConfig, override: dict[str, Any]) -> ProviderModelConfig:
     """Return `model` with the fields of a `modelOverrides` entry applied (cost merged)."""
     data = model.model_dump(by_alias=True)
@@ -69,7 +83,9 @@ def apply_override(model: ProviderModelConfig, override: dict[str, Any]) -> Prov
                 **ModelCost.model_validate(value).model_dump(by_alias=True, exclude_unset=True),
             }
         elif key == "compat" and isinstance(value, dict):
-            data["compat"] = {**(data.get("compat") or {}), **value}
+            data["compat"] = merge_compat(data.get("compat"), value)
+        elif key == "thinkingLevelMap" and isinstance(value, dict):
+            data["thinkingLevelMap"] = {**(data.get("thinkingLevelMap") or {}), **value}
         else:
             data[key] = value
     return ProviderModelConfig.model_validate(data)

@@ -40,6 +40,7 @@ DEFAULT_MODEL_IDS: dict[str, str] = {
     "xiaomi": "mimo-v2.5-pro",
     "xiaomi-token-plan-cn": "mimo-v2.5-pro",
     "xiaomi-token-plan-ams": "mimo-v2.5-pro",
+    "xiaomi-token-plan-sgp": "mimo-v2.5-pro",
 }
 
 
@@ -49,7 +50,20 @@ def default_model(registry: ModelRegistry, provider: str) -> Model | None:
     pi stops at the table; a provider of models.json has no entry there, so its first model is
     taken instead of leaving the user without a model.
     """
-    models = [m for m in registry.all_models() if m.provider == provider]
+    models = registry.provider_models(provider)
     wanted = DEFAULT_MODEL_IDS.get(provider)
     preferred = next((m for m in models if m.id == wanted), None)
     return preferred or (models[0] if models else None)
+
+
+def initial_model(registry: ModelRegistry) -> Model | None:
+    """The model to start with when none is saved: as pi, the first provider of the default
+    table with a key and its default model, else the first model with a key. Models whose API no
+    installed plugin streams are passed over while one that streams has a key."""
+    available = registry.available_models()
+    usable = [m for m in available if registry.has_stream(m)] or available
+    for provider, model_id in DEFAULT_MODEL_IDS.items():
+        match = next((m for m in usable if m.provider == provider and m.id == model_id), None)
+        if match is not None:
+            return match
+    return usable[0] if usable else None

@@ -222,6 +222,13 @@ Examples:
     help="List available models (optionally matching SEARCH).",
 )
 @click.option(
+    "--all",
+    "list_all",
+    is_flag=True,
+    help="With --list-models: every known model, with or without a key, with key and API "
+    "columns (not in pi).",
+)
+@click.option(
     "--export",
     "export_file",
     metavar="FILE",
@@ -240,7 +247,7 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
         os.environ["PI_OFFLINE"] = "1"
     verbose = values.pop("verbose")
     print_mode, mode = values.pop("print_mode"), values.pop("mode")
-    list_models = values.pop("list_models")
+    list_models, list_all = values.pop("list_models"), values.pop("list_all")
     export_file = values.pop("export_file")
     if export_file is not None:
         from pi_core.modes.export_cli import export_and_exit
@@ -287,7 +294,7 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     if list_models is not None:
         from pi_core.modes.list_models import print_models
 
-        sys.exit(print_models(registry, list_models))
+        sys.exit(print_models(registry, list_models, everything=list_all))
     if must_stop:
         sys.exit(1)
     from pi_core.modes.lean import exit_process, startup_done

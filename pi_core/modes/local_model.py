@@ -27,7 +27,7 @@ async def adopt_local_model(session: Any) -> tuple[list[FoundServer], Model | No
     if session.model is not None or not discovery_enabled(session):
         return [], None
     registry = session.model_registry
-    taken = {model.provider for model in registry.all_models()}
+    taken = set(registry.providers())
     found = unclaimed(await probe(servers_to_probe()), taken)
     models = register_found(registry, found)
     if not models or session.model is not None:

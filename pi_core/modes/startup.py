@@ -206,10 +206,12 @@ def start_model(
 
 
 def provider_default(registry: ModelRegistry, provider: str) -> str:
-    """Return `provider/id` of the provider's first model (for `--provider` alone)."""
-    for model in registry.all_models():
-        if model.provider == provider:
-            return model.key
+    """Return `provider/id` of the provider's default model (for `--provider` alone)."""
+    from pi_core.ai.provider_defaults import default_model
+
+    model = default_model(registry, provider)
+    if model is not None:
+        return model.key
     raise StartupError(f"Unknown provider {provider!r}: no model of it is configured")
 
 

@@ -46,7 +46,7 @@ async def test_plugin_provider_streams_for_the_agent(tmp_path: Path, monkeypatch
     manager = PluginManager(project, agent_dir=tmp_path / "agent")
     manager.load(LoadOptions(installed=False))
     assert manager.errors == []
-    registry = ModelRegistry(AuthStorage(tmp_path / "agent" / "auth.json"))
+    registry = ModelRegistry(AuthStorage(tmp_path / "agent" / "auth.json"), built_in=False)
     assert registry.all_models() == []
 
     manager.bind(object(), model_registry=registry)

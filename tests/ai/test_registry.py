@@ -28,7 +28,7 @@ def registry(tmp_path: Path, models_json: dict[str, Any] | None = None) -> Model
     path = tmp_path / "models.json"
     if models_json is not None:
         path.write_text(json.dumps(models_json))
-    reg = ModelRegistry(AuthStorage(tmp_path / "auth.json"), path)
+    reg = ModelRegistry(AuthStorage(tmp_path / "auth.json"), path, built_in=False)
     reg.register_provider(
         "anthropic",
         ProviderConfig(

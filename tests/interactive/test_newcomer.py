@@ -24,11 +24,27 @@ def no_configured_model(screen: Screen, models: dict[str, object] | None = None)
         (screen.agent_dir / "models.json").write_text(json.dumps(models))
 
 
+def responses_stream(text: str) -> FakeResponse:
+    """A streamed Responses API answer (the `openai` provider's catalog models speak it)."""
+    item = {"id": "msg_1", "type": "message", "role": "assistant", "content": []}
+    done = {**item, "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    usage = {"input_tokens": 3, "output_tokens": 1, "total_tokens": 4}
+    return FakeResponse.sse([
+        {"type": "response.created", "response": {"id": "r", "status": "in_progress"}},
+        {"type": "response.output_item.added", "output_index": 0, "item": item},
+        {"type": "response.output_text.delta", "item_id": "msg_1", "delta": text},
+        {"type": "response.output_item.done", "output_index": 0, "item": done},
+        {"type": "response.completed",
+         "response": {"id": "r", "status": "completed", "output": [done], "usage": usage}},
+    ])  # fmt: skip
+
+
 def test_a_newcomer_is_told_about_login_and_after_it_chats(screen: Screen) -> None:
-    # The `openai` provider's requests go to the fake; it has no key yet.
-    endpoint = {"baseUrl": screen.server.base_url, "api": "openai-completions"}
+    # The `openai` provider's requests go to the fake; it has no key yet. A provider entry of
+    # models.json changes a built-in provider's base URL, not its models' API (as in pi).
+    endpoint = {"baseUrl": screen.server.base_url}
     no_configured_model(screen, {"providers": {"openai": endpoint}})
-    screen.server.queue(chat_stream("Welcome aboard."))
+    screen.server.queue(responses_stream("Welcome aboard."))
     screen.start(env={**NO_KEYS, "PI_LOCAL_SERVERS": "off"}, width=180)
     shown = screen.wait_for("No models available")
     assert "/login" in shown

@@ -7,7 +7,6 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_anthropic.catalog import MODELS
 from pi_plugin_anthropic.stream import stream_messages
 
 STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
@@ -16,14 +15,13 @@ STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
 
 @hookimpl
 def register_providers(register: Callable[..., None]) -> None:
-    """Register `anthropic` with its model catalog."""
+    """Register `anthropic`'s endpoint and stream (models: the core's catalog)."""
     register(
         "anthropic",
         ProviderConfig(
             api="anthropic-messages",
             base_url="https://api.anthropic.com",
             api_key_env=["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY"],
-            models=MODELS,
             stream=stream_messages,
         ),
     )

@@ -7,7 +7,6 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_openai.catalog import MODELS
 from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.responses import stream_responses
 
@@ -20,14 +19,13 @@ STREAMS: dict[str, Any] = {
 
 @hookimpl
 def register_providers(register: Callable[..., None]) -> None:
-    """Register `openai` (Responses API) with its model catalog, and both API kinds' streams."""
+    """Register `openai`'s endpoint and both API kinds' streams (models: the core's catalog)."""
     register(
         "openai",
         ProviderConfig(
             api="openai-responses",
             base_url="https://api.openai.com/v1",
             api_key_env=["OPENAI_API_KEY"],
-            models=MODELS,
             stream=stream_responses,
             streams=STREAMS,
         ),
