@@ -40,11 +40,8 @@ from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProce
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
-from pi_core.agent_session.session_events import (
-    QueueUpdateEvent,
-)
 from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
-from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
+from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.completion_pick import highlighter
 from pi_core.modes.interactive.default_keys import emacs_key_bindings
@@ -59,10 +56,11 @@ from pi_core.modes.interactive.editor_look import (
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.footer import footer_data, footer_lines
 from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
-from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
+from pi_core.modes.interactive.keybindings import DoubleEscape, Keymap, install_keymap
 from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.line_padding import trim_padding
+from pi_core.modes.interactive.live_state import LiveState
 from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.progress import TerminalProgress
 from pi_core.modes.interactive.relayout import LayoutWatch, relayout
@@ -104,20 +102,13 @@ class InteractiveApp:
         self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
         self.transcript.show_images = session.settings.get_show_images()
         self.transcript.image_width_cells = session.settings.get_image_width_cells()
-        self.working: str | None = None
-        self.status_line: str | None = None
-        self.queue: QueueUpdateEvent = QueueUpdateEvent()
-        self.compaction_queue: list[str] = []
-        self.bash_task: asyncio.Task[Any] | None = None
-        self.pending_bash: list[Any] = []
+        self.state = LiveState()
         self.dialog: Dialog | None = None
         self.custom_component: Any = None
         self._custom_done: Any = None
         self.exit_code = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
-        self._spinner_start = time.monotonic()
-        self._retry_until: float | None = None
         self._live_cache: tuple[int, Any] | None = None
         self._dirty = False
         self._generation = 0  # counts invalidate() calls: what the footer cache keys on
@@ -139,6 +130,7 @@ class InteractiveApp:
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
         self.keymap = Keymap()
+        self._escapes = DoubleEscape()
         self.keyboard = KeyboardProtocol(self.write)
         self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
         self.layout_watch = LayoutWatch()
@@ -244,7 +236,7 @@ class InteractiveApp:
 
     def _editor_padding(self) -> int:
         setting = self.session.settings.get_editor_padding_x()
-        return padding_columns(setting, self._columns())
+        return padding_columns(setting, self.columns())
 
     def _rows(self) -> int:
         try:
@@ -252,7 +244,8 @@ class InteractiveApp:
         except Exception:
             return 24
 
-    def _columns(self) -> int:
+    def columns(self) -> int:
+        """The terminal's width (at least 20)."""
         try:
             return max(20, self.app.output.get_size().columns)
         except Exception:
@@ -276,7 +269,7 @@ class InteractiveApp:
         return self._live_cache[1]
 
     def _compute_live_view(self) -> Any:
-        width = self._columns()
+        width = self.columns()
         parts: list[str] = []
         tail = self.transcript.tail(width)
         if tail:
@@ -286,39 +279,39 @@ class InteractiveApp:
             parts.append(tools)
         dim = "\x1b[2m"
         reset = "\x1b[0m"
-        for message in self.pending_bash:
+        for message in self.state.pending_bash:
             parts.append(f"{dim}$ {message.command} (output shown after this run){reset}")
-        queued = [f"Steering: {t}" for t in self.queue.steering]
-        queued += [f"Follow-up: {t}" for t in self.queue.follow_up]
-        queued += [f"Queued: {t}" for t in self.compaction_queue]
+        queued = [f"Steering: {t}" for t in self.state.queue.steering]
+        queued += [f"Follow-up: {t}" for t in self.state.queue.follow_up]
+        queued += [f"Queued: {t}" for t in self.state.compaction_queue]
         for line in queued:
             parts.append(dim + _one_line(line, width) + reset)
         if queued:
             parts.append(f"{dim}↳ Alt+Up to edit all queued messages{reset}")
-        busy = self.working or (
+        busy = self.state.working or (
             self.ui.working_message or "Working..." if self.session.is_streaming else None
         )
-        indicator = self.ui.indicator if busy and not self.working else DEFAULT_INDICATOR
-        if self._retry_until is not None:
-            left = max(0, self._retry_until - time.monotonic())
+        indicator = self.ui.indicator if busy and not self.state.working else DEFAULT_INDICATOR
+        if self.state.retry_until is not None:
+            left = max(0, self.state.retry_until - time.monotonic())
             busy = f"Retrying in {left:.0f}s... (escape to cancel)"
             indicator = DEFAULT_INDICATOR
-        row = indicator.row(busy, time.monotonic() - self._spinner_start) if busy else None
+        row = indicator.row(busy, time.monotonic() - self.state.spinner_start) if busy else None
         if row:
             parts.append(row)
-        if self.status_line:
-            parts.append(dim + self.status_line + reset)
+        if self.state.status_line:
+            parts.append(dim + self.state.status_line + reset)
         for line in self.ui.widget_lines("aboveEditor", width):
             parts.append(line)
         return ansi_fragments("\n".join(parts))
 
     def _below_view(self) -> Any:
-        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self._columns())))
+        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self.columns())))
 
     def _footer_view(self) -> StyleAndTextTuples:
         # the footer reads the git branch and sums the session's usage: computed again only
         # after something asked for a redraw (an event, a status), not for each key press
-        key = (self._generation, self._columns())
+        key = (self._generation, self.columns())
         if self._footer_cache is None or self._footer_cache[0] != key:
             self._footer_cache = (key, self._compute_footer(key[1]))
         return self._footer_cache[1]
@@ -358,7 +351,13 @@ class InteractiveApp:
             ),
             shortcuts=shortcuts,
         )
-        install_keymap(self)
+        self.keymap = install_keymap(
+            self.kb_holder,
+            self,
+            self.session.plugins.agent_dir,
+            lambda: self.dialog is not None,
+            lambda warning: self.transcript.status(f"Warning: {warning}", "yellow"),
+        )
 
     def run_command(self, name: str, args: str) -> None:
         """Run a built-in slash command as if typed."""
@@ -366,7 +365,8 @@ class InteractiveApp:
 
     def escape_on_empty(self) -> None:
         """Esc on an empty editor with nothing to abort: a second one runs doubleEscapeAction."""
-        on_double_escape(self)
+        if self._escapes.pressed(time.monotonic()):
+            self.spawn(double_escape(self), "double escape")
 
     def _shortcut_runner(self, handler: Any) -> Any:
         def run() -> None:
@@ -424,7 +424,7 @@ class InteractiveApp:
 
     def submit(self, text: str, follow_up: bool) -> None:
         """Route what Enter sent: command, `!` bash, queue, or a prompt."""
-        self.status_line = None
+        self.state.status_line = None
         command = split_command(text)
         if command is not None:
             name, args = command
@@ -434,7 +434,7 @@ class InteractiveApp:
             self.run_user_bash(text)
             return
         if self.session.compaction.is_compacting and not text.startswith("/"):
-            self.compaction_queue.append(text)
+            self.state.compaction_queue.append(text)
             return
         if self.session.is_streaming:
             behaviour = "followUp" if follow_up else "steer"
@@ -460,11 +460,11 @@ class InteractiveApp:
 
     def interrupt(self) -> bool:
         """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
-        if self.session.is_streaming or self._retry_until is not None:
+        if self.session.is_streaming or self.state.retry_until is not None:
             self.dequeue(quiet=True)
             self.spawn(self.session.abort(), "abort")
             return True
-        if self.bash_task is not None and not self.bash_task.done():
+        if self.state.bash_task is not None and not self.state.bash_task.done():
             self.session.bash.abort()
             return True
         if self.session.compaction.is_compacting:
@@ -482,10 +482,10 @@ class InteractiveApp:
         """Shift+Tab: the next level this model supports."""
         model = self.session.model
         if model is None or not model.reasoning:
-            self.status_line = "Current model does not support thinking"
+            self.state.status_line = "Current model does not support thinking"
             return
         level = self.session.cycle_thinking_level()
-        self.status_line = f"Thinking level: {level}"
+        self.state.status_line = f"Thinking level: {level}"
 
     def cycle_model(self, backward: bool) -> None:
         """Ctrl+P: the next scoped (or available) model."""
@@ -493,10 +493,10 @@ class InteractiveApp:
         async def cycle() -> None:
             result = await self.session.cycle_model(backward)
             if result is None:
-                self.status_line = "Only one model available"
+                self.state.status_line = "Only one model available"
                 return
             model, level = result
-            self.status_line = f"Switched to {model.name or model.id} (thinking: {level})"
+            self.state.status_line = f"Switched to {model.name or model.id} (thinking: {level})"
 
         self.spawn(cycle(), "cycle model")
 
@@ -506,7 +506,7 @@ class InteractiveApp:
         self.transcript.hide_thinking = hidden
         with contextlib.suppress(Exception):
             self.session.settings.set_hide_thinking_block(hidden)
-        self.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
+        self.state.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
 
     def toggle_expanded(self) -> None:
         """Ctrl+O: expand or collapse tool output and the header.
@@ -517,30 +517,30 @@ class InteractiveApp:
         """
         self.transcript.expanded = not self.transcript.expanded
         if self.session.is_streaming or self.session.compaction.is_compacting:
-            self.transcript.reprint_recent(self._columns())
+            self.transcript.reprint_recent(self.columns())
             return
         self.layout_watch.request()  # the frame timer prints the chat again
 
     def dequeue(self, quiet: bool = False) -> None:
         """Alt+Up: queued messages back into the editor, before what is there."""
         cleared = self.session.prompts.clear()
-        texts = [*cleared["steering"], *cleared["followUp"], *self.compaction_queue]
-        self.compaction_queue = []
+        texts = [*cleared["steering"], *cleared["followUp"], *self.state.compaction_queue]
+        self.state.compaction_queue = []
         if not texts:
             if not quiet:
-                self.status_line = "No queued messages to restore"
+                self.state.status_line = "No queued messages to restore"
             return
         existing = self.buffer.text
         joined = "\n\n".join(texts)
         self.buffer.text = f"{joined}\n\n{existing}" if existing else joined
         self.buffer.cursor_position = len(self.buffer.text)
-        self.status_line = f"Restored {len(texts)} queued message(s) to editor"
+        self.state.status_line = f"Restored {len(texts)} queued message(s) to editor"
 
     def external_editor(self) -> None:
         """Ctrl+G: edit the text in $VISUAL / $EDITOR."""
         editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
         if not editor:
-            self.status_line = "No editor configured. Set $VISUAL or $EDITOR"
+            self.state.status_line = "No editor configured. Set $VISUAL or $EDITOR"
             return
         text = self.expand_text(self.buffer.text)
 
@@ -585,7 +585,7 @@ class InteractiveApp:
 
     def notify(self, message: str) -> None:
         """A transient status line under the live region."""
-        self.status_line = message
+        self.state.status_line = message
         self.invalidate()
 
     # --- events and user bash (see session_events.py) -----------------------------------
@@ -651,6 +651,14 @@ class InteractiveApp:
             with contextlib.suppress(ValueError):
                 self.app.layout.focus(self.buffer)
         self.invalidate()
+
+    def focus(self, target: Any) -> bool:
+        """Focus a buffer or container; False when it is not on screen."""
+        try:
+            self.app.layout.focus(target)
+        except ValueError:
+            return False
+        return True
 
     def close_dialog(self, dialog: Dialog) -> None:
         """Put the editor back."""
@@ -757,7 +765,7 @@ class InteractiveApp:
             if self.output is not None and self.output.writer.backlog > MAX_TERMINAL_BACKLOG:
                 continue
             frame_end = time.perf_counter() + FRAME_SECONDS
-            width = self._columns()
+            width = self.columns()
             if self.layout_watch.due(width) and self.app.is_running and not self.dialog:
                 await relayout(self, width)  # the width changed (or clearOnShrink): as pi does
                 self.layout_watch.done(width)
@@ -767,7 +775,8 @@ class InteractiveApp:
                 if time.perf_counter() > frame_end:
                     break
                 await asyncio.sleep(0)
-            busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
+            state = self.state
+            busy = self.session.is_streaming or state.working or state.retry_until or self.dialog
             now = time.monotonic()
             allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
             if self.transcript.out and allowance != 0:
