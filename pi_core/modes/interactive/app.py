@@ -40,11 +40,12 @@ from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProce
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
+from pi_core.modes.interactive.application import ReplApplication
 from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
 from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries, split_command
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.completion_pick import highlighter
-from pi_core.modes.interactive.default_keys import emacs_key_bindings
+from pi_core.modes.interactive.dialog_keys import dialog_keys
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
 from pi_core.modes.interactive.editor_look import (
@@ -61,6 +62,7 @@ from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.live_state import LiveState
+from pi_core.modes.interactive.live_view import live_text
 from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.progress import TerminalProgress
 from pi_core.modes.interactive.relayout import LayoutWatch, relayout
@@ -77,13 +79,11 @@ from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
 from pi_core.modes.interactive.transcript import Transcript
-from pi_core.modes.interactive.working import WorkingIndicator
 from pi_core.terminal_text import sanitize
 
 FRAME_SECONDS = 1 / 30
 RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
 MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
-DEFAULT_INDICATOR = WorkingIndicator()  # compaction, bash and retries: plugins do not restyle it
 
 
 class InteractiveApp:
@@ -134,12 +134,16 @@ class InteractiveApp:
         self.keyboard = KeyboardProtocol(self.write)
         self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
         self.layout_watch = LayoutWatch()
-        self.app: Application[int] = _Application(
+        self.app: Application[int] = ReplApplication(
             layout=Layout(self._layout(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [
                     self._dynamic_keys(),
-                    self._dialog_keys(),
+                    dialog_keys(
+                        lambda: self.dialog,
+                        lambda: self.custom_component is not None,
+                        self._cancel_custom,
+                    ),
                     dialog_own_keys(self),
                     self.keyboard.key_bindings(),
                 ]
@@ -269,41 +273,10 @@ class InteractiveApp:
         return self._live_cache[1]
 
     def _compute_live_view(self) -> Any:
-        width = self.columns()
-        parts: list[str] = []
-        tail = self.transcript.tail(width)
-        if tail:
-            parts.append(tail)
-        tools = self.transcript.live_tools(width)
-        if tools:
-            parts.append(tools)
-        dim = "\x1b[2m"
-        reset = "\x1b[0m"
-        for message in self.state.pending_bash:
-            parts.append(f"{dim}$ {message.command} (output shown after this run){reset}")
-        queued = [f"Steering: {t}" for t in self.state.queue.steering]
-        queued += [f"Follow-up: {t}" for t in self.state.queue.follow_up]
-        queued += [f"Queued: {t}" for t in self.state.compaction_queue]
-        for line in queued:
-            parts.append(dim + _one_line(line, width) + reset)
-        if queued:
-            parts.append(f"{dim}↳ Alt+Up to edit all queued messages{reset}")
-        busy = self.state.working or (
-            self.ui.working_message or "Working..." if self.session.is_streaming else None
+        text = live_text(
+            self.state, self.transcript, self.ui, self.session.is_streaming, self.columns()
         )
-        indicator = self.ui.indicator if busy and not self.state.working else DEFAULT_INDICATOR
-        if self.state.retry_until is not None:
-            left = max(0, self.state.retry_until - time.monotonic())
-            busy = f"Retrying in {left:.0f}s... (escape to cancel)"
-            indicator = DEFAULT_INDICATOR
-        row = indicator.row(busy, time.monotonic() - self.state.spinner_start) if busy else None
-        if row:
-            parts.append(row)
-        if self.state.status_line:
-            parts.append(dim + self.state.status_line + reset)
-        for line in self.ui.widget_lines("aboveEditor", width):
-            parts.append(line)
-        return ansi_fragments("\n".join(parts))
+        return ansi_fragments(text)
 
     def _below_view(self) -> Any:
         return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self.columns())))
@@ -379,46 +352,9 @@ class InteractiveApp:
 
         return run
 
-    def _dialog_keys(self) -> KeyBindings:
-        kb = KeyBindings()
-        is_open = Condition(lambda: self.dialog is not None)
-        is_list = Condition(lambda: self.dialog is not None and self.dialog.kind == "select")
-        is_editor = Condition(lambda: self.dialog is not None and self.dialog.kind == "editor")
-
-        @kb.add("up", filter=is_list)
-        @kb.add("k", filter=is_list)
-        def _up(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.move(-1)
-
-        @kb.add("down", filter=is_list)
-        @kb.add("j", filter=is_list)
-        def _down(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.move(1)
-
-        @kb.add("enter", filter=is_open, eager=True)
-        def _confirm(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.confirm()
-
-        @kb.add("c-j", filter=is_editor, eager=True)
-        def _newline(event: Any) -> None:
-            event.current_buffer.insert_text("\n")
-
-        @kb.add("escape", filter=is_open, eager=True)
-        @kb.add("c-c", filter=is_open, eager=True)
-        def _cancel(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.answer(None)
-
-        @kb.add("escape", filter=Condition(lambda: self.custom_component is not None))
-        @kb.add("c-c", filter=Condition(lambda: self.custom_component is not None))
-        def _cancel_custom(event: Any) -> None:
-            if self._custom_done is not None:
-                self._custom_done(None)
-
-        return kb
+    def _cancel_custom(self) -> None:
+        if self._custom_done is not None:
+            self._custom_done(None)
 
     # --- Actions (called by the keys) -----------------------------------------------------
 
@@ -876,83 +812,6 @@ class InteractiveApp:
         return word.startswith(("@", "#"))  # `#`: plugins' completers (issues, say), as in pi
 
 
-class _Application(Application[int]):
-    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output, and
-    a key press is drawn as soon as it is handled.
-
-    prompt_toolkit queues the redraw behind whatever else is ready on the loop; while an answer
-    streams that is a slice of stream parsing and one of markdown rendering, so the key's echo
-    waited for both. Here the redraw runs right after the keys are handled, and the queued
-    redraw that follows is skipped when nothing changed in between.
-    """
-
-    keyboard: KeyboardProtocol | None = None  # the key codes asked of the terminal
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # prompt_toolkit adds these defaults below the app's own bindings (the app passes none)
-        self._default_bindings = emacs_key_bindings()
-        self._drawn_ahead = False  # a redraw ran ahead of the one prompt_toolkit queued
-        self._changed_since = False  # something asked for a redraw after that one
-        processor = self.key_processor
-        process_keys = processor.process_keys
-
-        def process_keys_then_draw() -> None:
-            process_keys()
-            self.draw_now()
-
-        processor.process_keys = process_keys_then_draw  # type: ignore[method-assign]
-
-    def invalidate(self) -> None:
-        """Ask for a redraw (prompt_toolkit's), remembering that something changed."""
-        self._changed_since = True
-        super().invalidate()
-
-    def draw_now(self) -> None:
-        """Draw a pending redraw at once instead of after the loop's queued work."""
-        if not self._invalidated or not self.is_running or self.is_done:
-            return
-        if self.renderer.last_rendered_screen is None:
-            return  # keys handed over from the early editor, before the first frame's set-up
-        self._changed_since = False
-        super()._redraw()
-        self._drawn_ahead = True
-
-    def _redraw(self, render_as_done: bool = False) -> None:
-        if self._drawn_ahead and not render_as_done:
-            self._drawn_ahead = False
-            if not self._changed_since and self.renderer.last_rendered_screen is not None:
-                return  # the queued redraw of what draw_now drew (and nothing erased it since)
-        super()._redraw(render_as_done)
-
-    def drain(self) -> None:
-        """Replaced by the REPL's writer drain."""
-
-    def suspend_to_background(self, suspend_group: bool = True) -> None:
-        """Suspend the process (its group by default) once the screen is cleared."""
-        if not hasattr(signal, "SIGTSTP"):
-            return
-
-        keyboard = self.keyboard
-
-        def run() -> None:
-            self.drain()
-            os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
-
-        if keyboard is None:
-            run_in_terminal(run)
-            return
-
-        async def suspend() -> None:
-            keyboard.stop()  # the shell gets the terminal's plain key codes
-            try:
-                await run_in_terminal(run)
-            finally:
-                keyboard.start()
-
-        self.create_background_task(suspend())
-
-
 def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
     loop.call_soon(callback)
 
@@ -968,11 +827,6 @@ def _start_warm_up() -> None:
 def _write(text: str) -> None:
     sys.stdout.write(text)
     sys.stdout.flush()
-
-
-def _one_line(text: str, width: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
 
 
 def print_block(renderable: Any, theme: Theme, width: int) -> None:
