@@ -11,11 +11,8 @@ import asyncio
 import contextlib
 import functools
 import os
-import shlex
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -23,53 +20,39 @@ from typing import Any
 from prompt_toolkit.application import Application, run_in_terminal
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.layout import (
-    ConditionalContainer,
-    Dimension,
-    DynamicContainer,
-    FormattedTextControl,
-    HSplit,
     Layout,
-    Window,
 )
-from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
+from pi_core.modes.interactive import actions
+from pi_core.modes.interactive.actions import mention_sources
 from pi_core.modes.interactive.application import ReplApplication
 from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
-from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries, split_command
+from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries
 from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.completion_pick import highlighter
 from pi_core.modes.interactive.dialog_keys import dialog_keys
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
-from pi_core.modes.interactive.editor_look import (
-    CompletionMenu,
-    PaddingMargin,
-    menu_rows,
-    padding_columns,
-)
 from pi_core.modes.interactive.extension_ui import InteractiveUI
-from pi_core.modes.interactive.footer import footer_data, footer_lines
-from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
+from pi_core.modes.interactive.external_editor import configured_editor, edit_externally
+from pi_core.modes.interactive.frames import FrameTimer
+from pi_core.modes.interactive.input_priority import keyboard_first
 from pi_core.modes.interactive.keybindings import DoubleEscape, Keymap, install_keymap
 from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
+from pi_core.modes.interactive.layout import ReplView
 from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.live_state import LiveState
-from pi_core.modes.interactive.live_view import live_text
 from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.progress import TerminalProgress
-from pi_core.modes.interactive.relayout import LayoutWatch, relayout
-from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
+from pi_core.modes.interactive.rendering import render_ansi
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
-    flush_pending_bash,
     handle_event,
     run_user_bash,
 )
@@ -80,10 +63,6 @@ from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
 from pi_core.modes.interactive.transcript import Transcript
 from pi_core.terminal_text import sanitize
-
-FRAME_SECONDS = 1 / 30
-RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
-MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
 
 
 class InteractiveApp:
@@ -109,10 +88,6 @@ class InteractiveApp:
         self.exit_code = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
-        self._live_cache: tuple[int, Any] | None = None
-        self._dirty = False
-        self._generation = 0  # counts invalidate() calls: what the footer cache keys on
-        self._footer_cache: tuple[tuple[int, int], StyleAndTextTuples] | None = None
         self.output = threaded_output()
         history = history_path(session.plugins.agent_dir, str(session.cwd))
         history.parent.mkdir(parents=True, exist_ok=True)
@@ -120,7 +95,9 @@ class InteractiveApp:
             multiline=True,
             history=FileHistory(str(history)),
             completer=ui.autocomplete.over(
-                EditorCompleter(lambda: slash_entries(self), session.cwd, self._mention_sources)
+                EditorCompleter(
+                    lambda: slash_entries(self), session.cwd, lambda: mention_sources(self.session)
+                )
             ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
@@ -133,9 +110,9 @@ class InteractiveApp:
         self._escapes = DoubleEscape()
         self.keyboard = KeyboardProtocol(self.write)
         self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
-        self.layout_watch = LayoutWatch()
+        self.view = ReplView(self, self.dialog_buffer, self.search)
         self.app: Application[int] = ReplApplication(
-            layout=Layout(self._layout(), focused_element=self.buffer),
+            layout=Layout(self.view.container(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [
                     self._dynamic_keys(),
@@ -160,12 +137,7 @@ class InteractiveApp:
         )
         self.app.drain = self.drain  # type: ignore[method-assign]
         self.app.keyboard = self.keyboard
-        self._redraw_start = 0.0
-        self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
-        self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
-        self.app.key_processor.before_key_press += self._key_pressed
-        self.app.before_render += self._redraw_started
-        self.app.after_render += self._redraw_done
+        self.frames = FrameTimer(self, self.app, self._backlog)
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
@@ -176,73 +148,8 @@ class InteractiveApp:
 
     # --- layout ---------------------------------------------------------------------------
 
-    def _layout(self) -> HSplit:
-        dialog_open = Condition(lambda: self.dialog is not None)
-        custom_open = Condition(lambda: self.custom_component is not None)
-        dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
-        editor = Window(
-            BufferControl(
-                self.buffer, search_buffer_control=self.search.control, preview_search=True
-            ),
-            height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
-            wrap_lines=True,
-            dont_extend_height=True,
-            left_margins=[PaddingMargin(self._editor_padding)],
-            right_margins=[PaddingMargin(self._editor_padding)],
-        )
-        dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
-        dialog_input = Window(
-            BufferControl(
-                self.dialog_buffer,
-                input_processors=[
-                    ConditionalProcessor(
-                        PasswordProcessor(),
-                        Condition(lambda: self.dialog is not None and self.dialog.password),
-                    )
-                ],
-            ),
-            height=lambda: Dimension(min=1, max=10),
-            dont_extend_height=True,
-            wrap_lines=True,
-        )
-        # one placeholder for good: a new Window at each look made prompt_toolkit's key-binding
-        # cache (keyed by the layout's controls) miss, and every key press searched all bindings
-        no_component = Window(height=0)
-        return HSplit(
-            [
-                ConditionalContainer(
-                    Window(FormattedTextControl(self._live_view), dont_extend_height=True),
-                    filter=Condition(self._has_live_content),
-                ),
-                Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(
-                    DynamicContainer(lambda: self.ui.editor_component or editor),
-                    filter=~dialog_open & ~custom_open,
-                ),
-                ConditionalContainer(
-                    DynamicContainer(lambda: self.custom_component or no_component),
-                    filter=custom_open,
-                ),
-                ConditionalContainer(dialog_text, filter=dialog_open),
-                ConditionalContainer(dialog_input, filter=dialog_has_buffer),
-                Window(height=1, char="─", style=self._border_style),
-                CompletionMenu(
-                    lambda: menu_rows(self.session.settings.get_autocomplete_max_visible())
-                ),
-                self.search,
-                ConditionalContainer(
-                    Window(FormattedTextControl(self._below_view), dont_extend_height=True),
-                    filter=Condition(lambda: self.ui.widgets.has("belowEditor")),
-                ),
-                Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
-            ]
-        )
-
-    def _editor_padding(self) -> int:
-        setting = self.session.settings.get_editor_padding_x()
-        return padding_columns(setting, self.columns())
-
-    def _rows(self) -> int:
+    def rows(self) -> int:
+        """The terminal's height."""
         try:
             return self.app.output.get_size().rows
         except Exception:
@@ -255,54 +162,9 @@ class InteractiveApp:
         except Exception:
             return 80
 
-    def _border_style(self) -> str:
-        if self.dialog is None and self.buffer.text.startswith("!"):
-            colour = self.theme.style("bashMode")
-        else:
-            colour = self.theme.thinking_border(self.session.thinking_level)
-        return f"fg:{colour}" if colour else ""
-
-    def _has_live_content(self) -> bool:
-        return bool(self._live_view())
-
-    def _live_view(self) -> Any:
-        """The live region's text, computed once per render."""
-        counter = self.app.render_counter
-        if self._live_cache is None or self._live_cache[0] != counter:
-            self._live_cache = (counter, self._compute_live_view())
-        return self._live_cache[1]
-
-    def _compute_live_view(self) -> Any:
-        text = live_text(
-            self.state, self.transcript, self.ui, self.session.is_streaming, self.columns()
-        )
-        return ansi_fragments(text)
-
-    def _below_view(self) -> Any:
-        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self.columns())))
-
-    def _footer_view(self) -> StyleAndTextTuples:
-        # the footer reads the git branch and sums the session's usage: computed again only
-        # after something asked for a redraw (an event, a status), not for each key press
-        key = (self._generation, self.columns())
-        if self._footer_cache is None or self._footer_cache[0] != key:
-            self._footer_cache = (key, self._compute_footer(key[1]))
-        return self._footer_cache[1]
-
-    def _compute_footer(self, width: int) -> StyleAndTextTuples:
-        factory = self.ui.footer_factory
-        if factory is not None:
-            try:
-                drawn = factory(footer_data(self.session, self.ui.statuses, width))
-                text = drawn if isinstance(drawn, str) else "\n".join(str(x) for x in drawn)
-                return list(ansi_fragments(text))
-            except Exception as error:
-                self.ui.footer_factory = None
-                self.report_render_error("footer", error)
-        return footer_lines(self.session, self.ui.statuses, width)
-
-    def _dialog_view(self) -> StyleAndTextTuples:
-        return self.dialog.view(time.monotonic()) if self.dialog is not None else []
+    def render_count(self) -> int:
+        """How many times the screen was drawn."""
+        return self.app.render_counter
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -360,53 +222,11 @@ class InteractiveApp:
 
     def submit(self, text: str, follow_up: bool) -> None:
         """Route what Enter sent: command, `!` bash, queue, or a prompt."""
-        self.state.status_line = None
-        command = split_command(text)
-        if command is not None:
-            name, args = command
-            self.spawn(BUILTINS[name].handler(self, args), f"/{name}")
-            return
-        if text.startswith("!"):
-            self.run_user_bash(text)
-            return
-        if self.session.compaction.is_compacting and not text.startswith("/"):
-            self.state.compaction_queue.append(text)
-            return
-        if self.session.is_streaming:
-            behaviour = "followUp" if follow_up else "steer"
-            self.spawn(self._send(text, behaviour), "queue")
-            return
-        flush_pending_bash(self)
-        self.spawn(self._send(text, None), "prompt")
-
-    async def _send(self, text: str, behaviour: str | None) -> None:
-        from pi_core.modes.interactive.mentions import attach_mentions
-
-        def report(message: str) -> None:
-            self.transcript.status(message, "yellow")
-
-        text = await attach_mentions(text, self._mention_sources(), report)
-        if behaviour is None:
-            await self.session.prompt(text)
-        else:
-            await self.session.prompt(text, streaming_behavior=behaviour)
-
-    def _mention_sources(self) -> list[Any]:
-        return list(self.session.plugins.registry.completions.values())
+        actions.submit(self, text, follow_up)
 
     def interrupt(self) -> bool:
         """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
-        if self.session.is_streaming or self.state.retry_until is not None:
-            self.dequeue(quiet=True)
-            self.spawn(self.session.abort(), "abort")
-            return True
-        if self.state.bash_task is not None and not self.state.bash_task.done():
-            self.session.bash.abort()
-            return True
-        if self.session.compaction.is_compacting:
-            self.session.compaction.abort()
-            return True
-        return False
+        return actions.interrupt(self)
 
     def exit(self) -> None:
         """Leave the REPL (the session shuts down after the app closes)."""
@@ -415,34 +235,16 @@ class InteractiveApp:
             self.app.exit(result=self.exit_code)
 
     def cycle_thinking(self) -> None:
-        """Shift+Tab: the next level this model supports."""
-        model = self.session.model
-        if model is None or not model.reasoning:
-            self.state.status_line = "Current model does not support thinking"
-            return
-        level = self.session.cycle_thinking_level()
-        self.state.status_line = f"Thinking level: {level}"
+        """Shift+Tab: the next thinking level."""
+        actions.cycle_thinking(self)
 
     def cycle_model(self, backward: bool) -> None:
         """Ctrl+P: the next scoped (or available) model."""
-
-        async def cycle() -> None:
-            result = await self.session.cycle_model(backward)
-            if result is None:
-                self.state.status_line = "Only one model available"
-                return
-            model, level = result
-            self.state.status_line = f"Switched to {model.name or model.id} (thinking: {level})"
-
-        self.spawn(cycle(), "cycle model")
+        actions.cycle_model(self, backward)
 
     def toggle_thinking(self) -> None:
-        """Ctrl+T: hide or show thinking blocks, saved in the settings."""
-        hidden = not self.transcript.hide_thinking
-        self.transcript.hide_thinking = hidden
-        with contextlib.suppress(Exception):
-            self.session.settings.set_hide_thinking_block(hidden)
-        self.state.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
+        """Ctrl+T: hide or show thinking blocks."""
+        actions.toggle_thinking(self)
 
     def toggle_expanded(self) -> None:
         """Ctrl+O: expand or collapse tool output and the header.
@@ -455,53 +257,21 @@ class InteractiveApp:
         if self.session.is_streaming or self.session.compaction.is_compacting:
             self.transcript.reprint_recent(self.columns())
             return
-        self.layout_watch.request()  # the frame timer prints the chat again
+        self.frames.relayout_soon()
 
-    def dequeue(self, quiet: bool = False) -> None:
-        """Alt+Up: queued messages back into the editor, before what is there."""
-        cleared = self.session.prompts.clear()
-        texts = [*cleared["steering"], *cleared["followUp"], *self.state.compaction_queue]
-        self.state.compaction_queue = []
-        if not texts:
-            if not quiet:
-                self.state.status_line = "No queued messages to restore"
-            return
-        existing = self.buffer.text
-        joined = "\n\n".join(texts)
-        self.buffer.text = f"{joined}\n\n{existing}" if existing else joined
-        self.buffer.cursor_position = len(self.buffer.text)
-        self.state.status_line = f"Restored {len(texts)} queued message(s) to editor"
+    def dequeue(self) -> None:
+        """Alt+Up: queued messages back into the editor."""
+        actions.dequeue(self)
 
     def external_editor(self) -> None:
         """Ctrl+G: edit the text in $VISUAL / $EDITOR."""
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        editor = configured_editor()
         if not editor:
             self.state.status_line = "No editor configured. Set $VISUAL or $EDITOR"
             return
         text = self.expand_text(self.buffer.text)
-
-        def run() -> None:
-            self.drain()
-            with tempfile.NamedTemporaryFile("w", suffix=".pi.md", delete=False) as handle:
-                handle.write(text)
-                path = handle.name
-            try:
-                code = subprocess.call([*shlex.split(editor), path])
-                if code == 0:
-                    with open(path, encoding="utf-8") as edited:
-                        self.buffer.text = edited.read().rstrip("\n")
-                        self.buffer.cursor_position = len(self.buffer.text)
-            finally:
-                os.unlink(path)
-
-        async def edit() -> None:
-            self.keyboard.stop()  # the editor gets the terminal's plain key codes
-            try:
-                await run_in_terminal(run, in_executor=True)
-            finally:
-                self.keyboard.start()
-
-        self.spawn(edit(), "external editor")
+        edit = edit_externally(editor, text, self.buffer, self.drain, self.keyboard)
+        self.spawn(edit, "external editor")
 
     def paste_image(self) -> None:
         """Ctrl+V: the clipboard's image saved to a file, its path inserted (as pi does)."""
@@ -608,8 +378,8 @@ class InteractiveApp:
 
     def invalidate(self) -> None:
         """Ask for a redraw on the next frame (key presses redraw at once, by themselves)."""
-        self._dirty = True
-        self._generation += 1
+        self.frames.request()
+        self.view.changed()
 
     def write(self, text: str) -> None:
         """Write text to the terminal, through the writer thread while the app runs."""
@@ -646,6 +416,9 @@ class InteractiveApp:
             self.write(text)
             app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
             app._redraw()
+
+    def _backlog(self) -> int:
+        return self.output.writer.backlog if self.output is not None else 0
 
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""
@@ -686,61 +459,6 @@ class InteractiveApp:
         task.add_done_callback(self._tasks.discard)
         return task
 
-    async def _frames(self) -> None:
-        """The frame timer: advance the stream, print finished blocks, redraw.
-
-        Rendering is cut in slices of a few milliseconds with the loop served in between, so a
-        key press waits for one slice at most. Frames come at most 30 times a second and keep
-        redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
-        agent); a terminal that lags skips frames instead of queueing them. While the user types
-        during a stream, finished lines wait for a pause in the typing and then come a batch
-        at a time (`ScrollbackHold`).
-        """
-        while True:
-            await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
-            if self.output is not None and self.output.writer.backlog > MAX_TERMINAL_BACKLOG:
-                continue
-            frame_end = time.perf_counter() + FRAME_SECONDS
-            width = self.columns()
-            if self.layout_watch.due(width) and self.app.is_running and not self.dialog:
-                await relayout(self, width)  # the width changed (or clearOnShrink): as pi does
-                self.layout_watch.done(width)
-            while self.transcript.advance(
-                width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
-            ):
-                if time.perf_counter() > frame_end:
-                    break
-                await asyncio.sleep(0)
-            state = self.state
-            busy = self.session.is_streaming or state.working or state.retry_until or self.dialog
-            now = time.monotonic()
-            allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
-            if self.transcript.out and allowance != 0:
-                self.layout_watch.printed()
-                await self.print_above(self.transcript.take_out(allowance))
-            elif (busy or self._dirty) and self.app.is_running:
-                if self.scrollback_hold.typing(now):
-                    continue  # each key press redraws it all: the next one shows this frame
-                self._dirty = False
-                self.app.invalidate()
-
-    def _key_pressed(self, _: Any) -> None:
-        self.scrollback_hold.key_pressed(time.monotonic())
-
-    def _redraw_started(self, _: Any) -> None:
-        self._redraw_start = time.perf_counter()
-
-    def _redraw_done(self, _: Any) -> None:
-        took = time.perf_counter() - self._redraw_start
-        self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
-        if self.session.settings.get_clear_on_shrink():
-            self._watch_shrink()
-
-    def _watch_shrink(self) -> None:
-        size = self.app.output.get_size()
-        rows = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
-        self.layout_watch.rendered(rows)
-
     # --- run ------------------------------------------------------------------------------
 
     async def run(
@@ -752,7 +470,7 @@ class InteractiveApp:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
-        frames = asyncio.ensure_future(self._frames())
+        frames = asyncio.ensure_future(self.frames.run())
         undo_keyboard_first = self._keyboard_first(loop)
         # markdown-it, rich.syntax and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
