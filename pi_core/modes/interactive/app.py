@@ -9,22 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from prompt_toolkit.application import Application, run_in_terminal
+from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-from prompt_toolkit.layout import (
-    Layout,
-)
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
@@ -34,7 +30,7 @@ from pi_core.modes.interactive.application import ReplApplication
 from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
 from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries
 from pi_core.modes.interactive.completion import EditorCompleter
-from pi_core.modes.interactive.completion_pick import highlighter
+from pi_core.modes.interactive.completion_pick import completing_context, highlighter
 from pi_core.modes.interactive.dialog_keys import dialog_keys
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
@@ -46,18 +42,17 @@ from pi_core.modes.interactive.keybindings import DoubleEscape, Keymap, install_
 from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
 from pi_core.modes.interactive.layout import ReplView
-from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.live_state import LiveState
 from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.progress import TerminalProgress
-from pi_core.modes.interactive.rendering import render_ansi
+from pi_core.modes.interactive.scrollback import print_above, write_stdout
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
     handle_event,
-    run_user_bash,
 )
+from pi_core.modes.interactive.tasks import Tasks, shortcut_runner
 from pi_core.modes.interactive.terminal_input import install as install_input_listeners
-from pi_core.modes.interactive.terminal_output import one_frame, threaded_output
+from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
@@ -86,7 +81,7 @@ class InteractiveApp:
         self.custom_component: Any = None
         self._custom_done: Any = None
         self.exit_code = 0
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks(lambda error: self.transcript.status(error, "red"), self.invalidate)
         self._closing = False
         self.output = threaded_output()
         history = history_path(session.plugins.agent_dir, str(session.cwd))
@@ -176,7 +171,9 @@ class InteractiveApp:
     def rebuild_keys(self) -> None:
         """(Re)build the key bindings, plugin shortcuts last so they win."""
         shortcuts = {
-            key: self._shortcut_runner(shortcut.handler)
+            key: shortcut_runner(
+                shortcut.handler, lambda: self.session.plugins.ctx, self._tasks.spawn
+            )
             for key, shortcut in self.session.plugins.registry.shortcuts.items()
         }
         self.kb_holder = build_key_bindings(
@@ -202,17 +199,6 @@ class InteractiveApp:
         """Esc on an empty editor with nothing to abort: a second one runs doubleEscapeAction."""
         if self._escapes.pressed(time.monotonic()):
             self.spawn(double_escape(self), "double escape")
-
-    def _shortcut_runner(self, handler: Any) -> Any:
-        def run() -> None:
-            async def call() -> None:
-                result = handler(self.session.plugins.ctx)
-                if asyncio.iscoroutine(result):
-                    await result
-
-            self.spawn(call(), "shortcut")
-
-        return run
 
     def _cancel_custom(self) -> None:
         if self._custom_done is not None:
@@ -301,10 +287,6 @@ class InteractiveApp:
         handle_event(self, event)
         self.progress.on_event(event)
 
-    def run_user_bash(self, text: str) -> None:
-        """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
-        run_user_bash(self, text)
-
     def _on_plugin_error(self, error: Any) -> None:
         self.transcript.status(f"Error: plugin {error.source or error.plugin} failed in "
                                f"{error.event}: {error.error}", "red")  # fmt: skip
@@ -345,8 +327,7 @@ class InteractiveApp:
         """Show a plugin's component in place of the editor (focused when it can be)."""
         self.custom_component = component
         self._custom_done = done
-        with contextlib.suppress(ValueError):
-            self.app.layout.focus(component)
+        self.focus(component)
         self.invalidate()
 
     def close_custom(self, component: Any) -> None:
@@ -354,8 +335,7 @@ class InteractiveApp:
         if self.custom_component is component:
             self.custom_component = None
             self._custom_done = None
-            with contextlib.suppress(ValueError):
-                self.app.layout.focus(self.buffer)
+            self.focus(self.buffer)
         self.invalidate()
 
     def focus(self, target: Any) -> bool:
@@ -370,8 +350,7 @@ class InteractiveApp:
         """Put the editor back."""
         if self.dialog is dialog:
             self.dialog = None
-            with contextlib.suppress(ValueError):
-                self.app.layout.focus(self.buffer)
+            self.focus(self.buffer)
         self.invalidate()
 
     # --- output ---------------------------------------------------------------------------
@@ -386,36 +365,11 @@ class InteractiveApp:
         if self.output is not None:
             self.output.writer.write(text)
         else:
-            _write(text)
+            write_stdout(text)
 
     async def print_above(self, text: str) -> None:
-        """Print finished lines into the scrollback above the live region, then redraw it.
-
-        prompt_toolkit's `run_in_terminal` does this in cooked mode: for that moment the
-        terminal echoed a key typed during a stream itself, a stray character in the
-        scrollback (and an echo that was not the editor's). The REPL stays in raw mode here;
-        while another `run_in_terminal` runs (an external editor), it queues behind it.
-        """
-        app = self.app
-
-        def terminal_busy() -> bool:
-            running = app._running_in_terminal_f
-            return (
-                not app.is_running
-                or app._running_in_terminal
-                or not (running is None or running.done())
-            )
-
-        if not terminal_busy() and app.output.responds_to_cpr:
-            await app.renderer.wait_for_cpr_responses()  # an older reply would give a stale row
-        if terminal_busy():
-            await run_in_terminal(functools.partial(self.write, text))  # redraws after
-            return
-        with one_frame(app.output):
-            app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
-            self.write(text)
-            app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
-            app._redraw()
+        """Print finished lines into the scrollback above the live region, then redraw it."""
+        await print_above(self.app, self.write, text)
 
     def _backlog(self) -> int:
         return self.output.writer.backlog if self.output is not None else 0
@@ -443,21 +397,7 @@ class InteractiveApp:
 
     def spawn(self, coroutine: Any, what: str) -> asyncio.Task[Any]:
         """Run a coroutine; an error is printed, never lost."""
-
-        async def guarded() -> None:
-            try:
-                await coroutine
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                self.transcript.status(f"Error: {error}", "red")
-            finally:
-                self.invalidate()
-
-        task = asyncio.ensure_future(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        return self._tasks.spawn(coroutine)
 
     # --- run ------------------------------------------------------------------------------
 
@@ -520,14 +460,10 @@ class InteractiveApp:
     def flush_before_start(self) -> None:
         """Print what the transcript holds (a loaded session) before the app draws."""
         if self.transcript.out:
-            _write(self.transcript.take_out())
+            write_stdout(self.transcript.take_out())
 
     def _completing_context(self) -> bool:
-        before = self.buffer.document.text_before_cursor
-        if before.startswith("/") and "\n" not in before:
-            return True
-        word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-        return word.startswith(("@", "#"))  # `#`: plugins' completers (issues, say), as in pi
+        return completing_context(self.buffer.document.text_before_cursor)
 
 
 def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
@@ -540,13 +476,3 @@ def _start_warm_up() -> None:
     from pi_core.modes.interactive.rendering import warm_up
 
     threading.Thread(target=warm_up, name="pi-warm-up", daemon=True).start()
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def print_block(renderable: Any, theme: Theme, width: int) -> None:
-    """Print a rich renderable before the app starts (the header, a loaded session)."""
-    _write(trim_padding(render_ansi(renderable, width, color=theme.color)) + "\n")
