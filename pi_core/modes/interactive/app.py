@@ -280,7 +280,7 @@ class InteractiveApp:
         self.state.status_line = message
         self.invalidate()
 
-    # --- events and user bash (see session_events.py) -----------------------------------
+    # --- events (see session_events.py) --------------------------------------------------
 
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
