@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from pi_core.text_order import fuzzy_filter, locale_key
+from pi_core.fuzzy import fuzzy_filter
+from pi_core.text_order import locale_key
 
 if TYPE_CHECKING:
     from pi_core.ai.model import Model

@@ -7,17 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pi_core.ai.model import ProviderConfig
+from pi_core.builtin_commands import BUILTIN_COMMAND_NAMES
 from pi_core.plugins.errors import Diagnostic
 from pi_core.plugins.tool_check import check_tool
 from pi_core.tools.tool import Tool
 
-BUILTIN_COMMANDS = frozenset(
-    {
-        "settings", "model", "scoped-models", "export", "import", "share", "copy", "name",
-        "session", "changelog", "hotkeys", "fork", "clone", "tree", "login", "logout", "new",
-        "compact", "resume", "reload", "quit",
-    }
-)  # fmt: skip
+BUILTIN_COMMANDS = frozenset(BUILTIN_COMMAND_NAMES)
 """Slash commands pi itself owns; a plugin command of the same name is skipped."""
 
 FlagType = Literal["boolean", "string"]

@@ -13,12 +13,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-INTERACTIVE_EXEMPT_UNTIL_ROOM_MERGES = True
-"""The REPL's modules still form one circle that branch `room` removes: when it is merged, delete
-this constant and `exempt` (or set it to False), and every circle fails."""
-
-INTERACTIVE = "pi_core.modes.interactive"
-
 
 def package_roots() -> list[Path]:
     """The core package and every first-party plugin's src package."""
@@ -140,13 +134,6 @@ def circles(graph: dict[str, dict[str, Edge]]) -> list[list[str]]:
     return found
 
 
-def exempt(component: list[str]) -> bool:
-    """Whether a circle lies wholly inside the REPL while its rebuild is on another branch."""
-    return INTERACTIVE_EXEMPT_UNTIL_ROOM_MERGES and all(
-        m == INTERACTIVE or m.startswith(f"{INTERACTIVE}.") for m in component
-    )
-
-
 def report(component: list[str], graph: dict[str, dict[str, Edge]], files: dict[str, Path]) -> str:
     """A circle's modules, then one import line for each edge between them."""
     members = set(component)
@@ -172,7 +159,7 @@ def test_every_package_is_read() -> None:
 
 def test_no_import_circle() -> None:
     """No module reaches itself through imports, at run time, lazily or for type checkers."""
-    found = [report(c, GRAPH, MODULES) for c in circles(GRAPH) if not exempt(c)]
+    found = [report(c, GRAPH, MODULES) for c in circles(GRAPH)]
     assert not found, "\n\n".join(found)
 
 
@@ -204,9 +191,3 @@ def test_the_check_sees_type_only_lazy_and_relative_imports(tmp_path: Path) -> N
     message = report(["pkg.a", "pkg.b", "pkg.c"], graph, files)
     assert "pkg.a -> pkg.b" in message and "from pkg.b import B" in message
     assert "pkg.b -> pkg.c" in message and "from .c import C" in message
-
-
-def test_only_circles_wholly_inside_the_repl_are_exempt() -> None:
-    inside = [f"{INTERACTIVE}.app", f"{INTERACTIVE}.commands"]
-    assert exempt(inside) is INTERACTIVE_EXEMPT_UNTIL_ROOM_MERGES
-    assert not exempt([f"{INTERACTIVE}.app", "pi_core.agent_session.session"])

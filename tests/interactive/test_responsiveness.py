@@ -94,13 +94,13 @@ def test_a_key_press_is_drawn_before_the_loop_runs_other_queued_work() -> None:
     from prompt_toolkit.layout.controls import BufferControl
     from prompt_toolkit.output import DummyOutput
 
-    from pi_core.modes.interactive.app import _Application
+    from pi_core.modes.interactive.application import ReplApplication
 
     async def scenario() -> list[str]:
         order: list[str] = []
         with create_pipe_input() as keyboard:
             buffer = Buffer()
-            app = _Application(
+            app = ReplApplication(
                 layout=Layout(Window(BufferControl(buffer))),
                 input=keyboard,
                 output=DummyOutput(),
@@ -145,13 +145,13 @@ def test_a_redraw_queued_for_what_was_already_drawn_is_skipped() -> None:
     from prompt_toolkit.layout.controls import BufferControl
     from prompt_toolkit.output import DummyOutput
 
-    from pi_core.modes.interactive.app import _Application
+    from pi_core.modes.interactive.application import ReplApplication
 
     async def scenario() -> tuple[list[str], list[str]]:
         renders: list[str] = []
         with create_pipe_input() as keyboard:
             buffer = Buffer()
-            app = _Application(
+            app = ReplApplication(
                 layout=Layout(Window(BufferControl(buffer))),
                 input=keyboard,
                 output=DummyOutput(),

@@ -51,9 +51,10 @@ async def run_app(
 ) -> int:
     """Print the header and the loaded session, then run the REPL on `session` (its editor
     holding `draft`, a prompt_toolkit Document, if given) until the user leaves."""
-    from pi_core.modes.interactive.app import InteractiveApp, print_block
+    from pi_core.modes.interactive.app import InteractiveApp
     from pi_core.modes.interactive.changelog_view import startup_changelog, whats_new_block
     from pi_core.modes.interactive.header import header
+    from pi_core.modes.interactive.scrollback import print_block
     from pi_core.modes.interactive.themes.active import start_theme_watch, startup_theme
 
     theme, theme_warnings = startup_theme(session)

@@ -9,83 +9,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import os
-import shlex
 import signal
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
-from prompt_toolkit.application import Application, run_in_terminal
+from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
-from prompt_toolkit.layout import (
-    ConditionalContainer,
-    Dimension,
-    DynamicContainer,
-    FormattedTextControl,
-    HSplit,
-    Layout,
-    Window,
-)
-from prompt_toolkit.layout.controls import BufferControl
-from prompt_toolkit.layout.processors import ConditionalProcessor, PasswordProcessor
+from prompt_toolkit.layout import Layout
 from prompt_toolkit.styles import DynamicStyle
 from prompt_toolkit.widgets import SearchToolbar
 
-from pi_core.agent_session.session_events import (
-    QueueUpdateEvent,
-)
+from pi_core.modes.interactive import actions
+from pi_core.modes.interactive.actions import mention_sources
+from pi_core.modes.interactive.application import ReplApplication
 from pi_core.modes.interactive.clipboard_image import paste_clipboard_image
-from pi_core.modes.interactive.commands import BUILTINS, slash_entries, split_command
+from pi_core.modes.interactive.commands import BUILTINS, double_escape, slash_entries
 from pi_core.modes.interactive.completion import EditorCompleter
-from pi_core.modes.interactive.completion_pick import highlighter
-from pi_core.modes.interactive.default_keys import emacs_key_bindings
+from pi_core.modes.interactive.completion_pick import completing_context, highlighter
+from pi_core.modes.interactive.dialog_keys import dialog_keys
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.editor import PasteStore, history_path
-from pi_core.modes.interactive.editor_look import (
-    CompletionMenu,
-    PaddingMargin,
-    menu_rows,
-    padding_columns,
-)
 from pi_core.modes.interactive.extension_ui import InteractiveUI
-from pi_core.modes.interactive.footer import footer_data, footer_lines
-from pi_core.modes.interactive.input_priority import ScrollbackHold, keyboard_first
-from pi_core.modes.interactive.keybindings import Keymap, install_keymap, on_double_escape
+from pi_core.modes.interactive.external_editor import configured_editor, edit_externally
+from pi_core.modes.interactive.frames import FrameTimer
+from pi_core.modes.interactive.input_priority import keyboard_first
+from pi_core.modes.interactive.keybindings import DoubleEscape, Keymap, install_keymap
 from pi_core.modes.interactive.keyboard_protocol import KeyboardProtocol
 from pi_core.modes.interactive.keys import build_key_bindings
-from pi_core.modes.interactive.line_padding import trim_padding
+from pi_core.modes.interactive.layout import ReplView
+from pi_core.modes.interactive.live_state import LiveState
 from pi_core.modes.interactive.markdown_view import chat_options
 from pi_core.modes.interactive.progress import TerminalProgress
-from pi_core.modes.interactive.relayout import LayoutWatch, relayout
-from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
+from pi_core.modes.interactive.scrollback import print_above, write_stdout
 from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
-    flush_pending_bash,
     handle_event,
-    run_user_bash,
 )
+from pi_core.modes.interactive.tasks import Tasks, shortcut_runner
 from pi_core.modes.interactive.terminal_input import install as install_input_listeners
-from pi_core.modes.interactive.terminal_output import one_frame, threaded_output
+from pi_core.modes.interactive.terminal_output import threaded_output
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.themes.prompt_style import prompt_style
 from pi_core.modes.interactive.tmux_keys import warn_about_tmux_keys
 from pi_core.modes.interactive.transcript import Transcript
-from pi_core.modes.interactive.working import WorkingIndicator
 from pi_core.terminal_text import sanitize
-
-FRAME_SECONDS = 1 / 30
-RENDER_SLICE_SECONDS = 0.002  # rendering work done between two looks at the keyboard
-MAX_TERMINAL_BACKLOG = 256 * 1024  # bytes the terminal may lag before frames are skipped
-DEFAULT_INDICATOR = WorkingIndicator()  # compaction, bash and retries: plugins do not restyle it
 
 
 class InteractiveApp:
@@ -104,24 +76,13 @@ class InteractiveApp:
         self.transcript.hide_thinking = bool(session.settings.get_hide_thinking_block())
         self.transcript.show_images = session.settings.get_show_images()
         self.transcript.image_width_cells = session.settings.get_image_width_cells()
-        self.working: str | None = None
-        self.status_line: str | None = None
-        self.queue: QueueUpdateEvent = QueueUpdateEvent()
-        self.compaction_queue: list[str] = []
-        self.bash_task: asyncio.Task[Any] | None = None
-        self.pending_bash: list[Any] = []
+        self.state = LiveState()
         self.dialog: Dialog | None = None
         self.custom_component: Any = None
         self._custom_done: Any = None
         self.exit_code = 0
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks = Tasks(lambda error: self.transcript.status(error, "red"), self.invalidate)
         self._closing = False
-        self._spinner_start = time.monotonic()
-        self._retry_until: float | None = None
-        self._live_cache: tuple[int, Any] | None = None
-        self._dirty = False
-        self._generation = 0  # counts invalidate() calls: what the footer cache keys on
-        self._footer_cache: tuple[tuple[int, int], StyleAndTextTuples] | None = None
         self.output = threaded_output()
         history = history_path(session.plugins.agent_dir, str(session.cwd))
         history.parent.mkdir(parents=True, exist_ok=True)
@@ -129,7 +90,9 @@ class InteractiveApp:
             multiline=True,
             history=FileHistory(str(history)),
             completer=ui.autocomplete.over(
-                EditorCompleter(lambda: slash_entries(self), session.cwd, self._mention_sources)
+                EditorCompleter(
+                    lambda: slash_entries(self), session.cwd, lambda: mention_sources(self.session)
+                )
             ),
             complete_while_typing=Condition(self._completing_context),
             enable_history_search=False,
@@ -139,15 +102,20 @@ class InteractiveApp:
         self.dialog_buffer = Buffer(multiline=True)
         self.kb_holder = KeyBindings()
         self.keymap = Keymap()
+        self._escapes = DoubleEscape()
         self.keyboard = KeyboardProtocol(self.write)
         self.progress = TerminalProgress(self.write, session.settings.get_show_terminal_progress)
-        self.layout_watch = LayoutWatch()
-        self.app: Application[int] = _Application(
-            layout=Layout(self._layout(), focused_element=self.buffer),
+        self.view = ReplView(self, self.dialog_buffer, self.search)
+        self.app: Application[int] = ReplApplication(
+            layout=Layout(self.view.container(), focused_element=self.buffer),
             key_bindings=merge_key_bindings(
                 [
                     self._dynamic_keys(),
-                    self._dialog_keys(),
+                    dialog_keys(
+                        lambda: self.dialog,
+                        lambda: self.custom_component is not None,
+                        self._cancel_custom,
+                    ),
                     dialog_own_keys(self),
                     self.keyboard.key_bindings(),
                 ]
@@ -164,12 +132,7 @@ class InteractiveApp:
         )
         self.app.drain = self.drain  # type: ignore[method-assign]
         self.app.keyboard = self.keyboard
-        self._redraw_start = 0.0
-        self._redraw_seconds = 0.0  # a moving average: how long a redraw takes here
-        self.scrollback_hold = ScrollbackHold()  # finished lines wait while the user types
-        self.app.key_processor.before_key_press += self._key_pressed
-        self.app.before_render += self._redraw_started
-        self.app.after_render += self._redraw_done
+        self.frames = FrameTimer(self, self.app, self._backlog)
         self.app.ttimeoutlen = 0.05
         self.app.timeoutlen = 0.15  # a lone Esc waits this long for a following key (Alt+Enter)
         self.rebuild_keys()
@@ -180,163 +143,23 @@ class InteractiveApp:
 
     # --- layout ---------------------------------------------------------------------------
 
-    def _layout(self) -> HSplit:
-        dialog_open = Condition(lambda: self.dialog is not None)
-        custom_open = Condition(lambda: self.custom_component is not None)
-        dialog_has_buffer = Condition(lambda: self.dialog is not None and self.dialog.takes_text)
-        editor = Window(
-            BufferControl(
-                self.buffer, search_buffer_control=self.search.control, preview_search=True
-            ),
-            height=lambda: Dimension(min=1, max=max(5, int(self._rows() * 0.3))),
-            wrap_lines=True,
-            dont_extend_height=True,
-            left_margins=[PaddingMargin(self._editor_padding)],
-            right_margins=[PaddingMargin(self._editor_padding)],
-        )
-        dialog_text = Window(FormattedTextControl(self._dialog_view), dont_extend_height=True)
-        dialog_input = Window(
-            BufferControl(
-                self.dialog_buffer,
-                input_processors=[
-                    ConditionalProcessor(
-                        PasswordProcessor(),
-                        Condition(lambda: self.dialog is not None and self.dialog.password),
-                    )
-                ],
-            ),
-            height=lambda: Dimension(min=1, max=10),
-            dont_extend_height=True,
-            wrap_lines=True,
-        )
-        # one placeholder for good: a new Window at each look made prompt_toolkit's key-binding
-        # cache (keyed by the layout's controls) miss, and every key press searched all bindings
-        no_component = Window(height=0)
-        return HSplit(
-            [
-                ConditionalContainer(
-                    Window(FormattedTextControl(self._live_view), dont_extend_height=True),
-                    filter=Condition(self._has_live_content),
-                ),
-                Window(height=1, char="─", style=self._border_style),
-                ConditionalContainer(
-                    DynamicContainer(lambda: self.ui.editor_component or editor),
-                    filter=~dialog_open & ~custom_open,
-                ),
-                ConditionalContainer(
-                    DynamicContainer(lambda: self.custom_component or no_component),
-                    filter=custom_open,
-                ),
-                ConditionalContainer(dialog_text, filter=dialog_open),
-                ConditionalContainer(dialog_input, filter=dialog_has_buffer),
-                Window(height=1, char="─", style=self._border_style),
-                CompletionMenu(
-                    lambda: menu_rows(self.session.settings.get_autocomplete_max_visible())
-                ),
-                self.search,
-                ConditionalContainer(
-                    Window(FormattedTextControl(self._below_view), dont_extend_height=True),
-                    filter=Condition(lambda: self.ui.widgets.has("belowEditor")),
-                ),
-                Window(FormattedTextControl(self._footer_view), dont_extend_height=True),
-            ]
-        )
-
-    def _editor_padding(self) -> int:
-        setting = self.session.settings.get_editor_padding_x()
-        return padding_columns(setting, self._columns())
-
-    def _rows(self) -> int:
+    def rows(self) -> int:
+        """The terminal's height."""
         try:
             return self.app.output.get_size().rows
         except Exception:
             return 24
 
-    def _columns(self) -> int:
+    def columns(self) -> int:
+        """The terminal's width (at least 20)."""
         try:
             return max(20, self.app.output.get_size().columns)
         except Exception:
             return 80
 
-    def _border_style(self) -> str:
-        if self.dialog is None and self.buffer.text.startswith("!"):
-            colour = self.theme.style("bashMode")
-        else:
-            colour = self.theme.thinking_border(self.session.thinking_level)
-        return f"fg:{colour}" if colour else ""
-
-    def _has_live_content(self) -> bool:
-        return bool(self._live_view())
-
-    def _live_view(self) -> Any:
-        """The live region's text, computed once per render."""
-        counter = self.app.render_counter
-        if self._live_cache is None or self._live_cache[0] != counter:
-            self._live_cache = (counter, self._compute_live_view())
-        return self._live_cache[1]
-
-    def _compute_live_view(self) -> Any:
-        width = self._columns()
-        parts: list[str] = []
-        tail = self.transcript.tail(width)
-        if tail:
-            parts.append(tail)
-        tools = self.transcript.live_tools(width)
-        if tools:
-            parts.append(tools)
-        dim = "\x1b[2m"
-        reset = "\x1b[0m"
-        for message in self.pending_bash:
-            parts.append(f"{dim}$ {message.command} (output shown after this run){reset}")
-        queued = [f"Steering: {t}" for t in self.queue.steering]
-        queued += [f"Follow-up: {t}" for t in self.queue.follow_up]
-        queued += [f"Queued: {t}" for t in self.compaction_queue]
-        for line in queued:
-            parts.append(dim + _one_line(line, width) + reset)
-        if queued:
-            parts.append(f"{dim}↳ Alt+Up to edit all queued messages{reset}")
-        busy = self.working or (
-            self.ui.working_message or "Working..." if self.session.is_streaming else None
-        )
-        indicator = self.ui.indicator if busy and not self.working else DEFAULT_INDICATOR
-        if self._retry_until is not None:
-            left = max(0, self._retry_until - time.monotonic())
-            busy = f"Retrying in {left:.0f}s... (escape to cancel)"
-            indicator = DEFAULT_INDICATOR
-        row = indicator.row(busy, time.monotonic() - self._spinner_start) if busy else None
-        if row:
-            parts.append(row)
-        if self.status_line:
-            parts.append(dim + self.status_line + reset)
-        for line in self.ui.widget_lines("aboveEditor", width):
-            parts.append(line)
-        return ansi_fragments("\n".join(parts))
-
-    def _below_view(self) -> Any:
-        return ansi_fragments("\n".join(self.ui.widget_lines("belowEditor", self._columns())))
-
-    def _footer_view(self) -> StyleAndTextTuples:
-        # the footer reads the git branch and sums the session's usage: computed again only
-        # after something asked for a redraw (an event, a status), not for each key press
-        key = (self._generation, self._columns())
-        if self._footer_cache is None or self._footer_cache[0] != key:
-            self._footer_cache = (key, self._compute_footer(key[1]))
-        return self._footer_cache[1]
-
-    def _compute_footer(self, width: int) -> StyleAndTextTuples:
-        factory = self.ui.footer_factory
-        if factory is not None:
-            try:
-                drawn = factory(footer_data(self.session, self.ui.statuses, width))
-                text = drawn if isinstance(drawn, str) else "\n".join(str(x) for x in drawn)
-                return list(ansi_fragments(text))
-            except Exception as error:
-                self.ui.footer_factory = None
-                self.report_render_error("footer", error)
-        return footer_lines(self.session, self.ui.statuses, width)
-
-    def _dialog_view(self) -> StyleAndTextTuples:
-        return self.dialog.view(time.monotonic()) if self.dialog is not None else []
+    def render_count(self) -> int:
+        """How many times the screen was drawn."""
+        return self.app.render_counter
 
     # --- keys -----------------------------------------------------------------------------
 
@@ -348,7 +171,9 @@ class InteractiveApp:
     def rebuild_keys(self) -> None:
         """(Re)build the key bindings, plugin shortcuts last so they win."""
         shortcuts = {
-            key: self._shortcut_runner(shortcut.handler)
+            key: shortcut_runner(
+                shortcut.handler, lambda: self.session.plugins.ctx, self._tasks.spawn
+            )
             for key, shortcut in self.session.plugins.registry.shortcuts.items()
         }
         self.kb_holder = build_key_bindings(
@@ -358,7 +183,13 @@ class InteractiveApp:
             ),
             shortcuts=shortcuts,
         )
-        install_keymap(self)
+        self.keymap = install_keymap(
+            self.kb_holder,
+            self,
+            self.session.plugins.agent_dir,
+            lambda: self.dialog is not None,
+            lambda warning: self.transcript.status(f"Warning: {warning}", "yellow"),
+        )
 
     def run_command(self, name: str, args: str) -> None:
         """Run a built-in slash command as if typed."""
@@ -366,111 +197,22 @@ class InteractiveApp:
 
     def escape_on_empty(self) -> None:
         """Esc on an empty editor with nothing to abort: a second one runs doubleEscapeAction."""
-        on_double_escape(self)
+        if self._escapes.pressed(time.monotonic()):
+            self.spawn(double_escape(self), "double escape")
 
-    def _shortcut_runner(self, handler: Any) -> Any:
-        def run() -> None:
-            async def call() -> None:
-                result = handler(self.session.plugins.ctx)
-                if asyncio.iscoroutine(result):
-                    await result
-
-            self.spawn(call(), "shortcut")
-
-        return run
-
-    def _dialog_keys(self) -> KeyBindings:
-        kb = KeyBindings()
-        is_open = Condition(lambda: self.dialog is not None)
-        is_list = Condition(lambda: self.dialog is not None and self.dialog.kind == "select")
-        is_editor = Condition(lambda: self.dialog is not None and self.dialog.kind == "editor")
-
-        @kb.add("up", filter=is_list)
-        @kb.add("k", filter=is_list)
-        def _up(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.move(-1)
-
-        @kb.add("down", filter=is_list)
-        @kb.add("j", filter=is_list)
-        def _down(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.move(1)
-
-        @kb.add("enter", filter=is_open, eager=True)
-        def _confirm(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.confirm()
-
-        @kb.add("c-j", filter=is_editor, eager=True)
-        def _newline(event: Any) -> None:
-            event.current_buffer.insert_text("\n")
-
-        @kb.add("escape", filter=is_open, eager=True)
-        @kb.add("c-c", filter=is_open, eager=True)
-        def _cancel(event: Any) -> None:
-            assert self.dialog is not None
-            self.dialog.answer(None)
-
-        @kb.add("escape", filter=Condition(lambda: self.custom_component is not None))
-        @kb.add("c-c", filter=Condition(lambda: self.custom_component is not None))
-        def _cancel_custom(event: Any) -> None:
-            if self._custom_done is not None:
-                self._custom_done(None)
-
-        return kb
+    def _cancel_custom(self) -> None:
+        if self._custom_done is not None:
+            self._custom_done(None)
 
     # --- Actions (called by the keys) -----------------------------------------------------
 
     def submit(self, text: str, follow_up: bool) -> None:
         """Route what Enter sent: command, `!` bash, queue, or a prompt."""
-        self.status_line = None
-        command = split_command(text)
-        if command is not None:
-            name, args = command
-            self.spawn(BUILTINS[name].handler(self, args), f"/{name}")
-            return
-        if text.startswith("!"):
-            self.run_user_bash(text)
-            return
-        if self.session.compaction.is_compacting and not text.startswith("/"):
-            self.compaction_queue.append(text)
-            return
-        if self.session.is_streaming:
-            behaviour = "followUp" if follow_up else "steer"
-            self.spawn(self._send(text, behaviour), "queue")
-            return
-        flush_pending_bash(self)
-        self.spawn(self._send(text, None), "prompt")
-
-    async def _send(self, text: str, behaviour: str | None) -> None:
-        from pi_core.modes.interactive.mentions import attach_mentions
-
-        def report(message: str) -> None:
-            self.transcript.status(message, "yellow")
-
-        text = await attach_mentions(text, self._mention_sources(), report)
-        if behaviour is None:
-            await self.session.prompt(text)
-        else:
-            await self.session.prompt(text, streaming_behavior=behaviour)
-
-    def _mention_sources(self) -> list[Any]:
-        return list(self.session.plugins.registry.completions.values())
+        actions.submit(self, text, follow_up)
 
     def interrupt(self) -> bool:
         """Esc: abort the agent (restoring the queue), a `!` command, compaction or a retry."""
-        if self.session.is_streaming or self._retry_until is not None:
-            self.dequeue(quiet=True)
-            self.spawn(self.session.abort(), "abort")
-            return True
-        if self.bash_task is not None and not self.bash_task.done():
-            self.session.bash.abort()
-            return True
-        if self.session.compaction.is_compacting:
-            self.session.compaction.abort()
-            return True
-        return False
+        return actions.interrupt(self)
 
     def exit(self) -> None:
         """Leave the REPL (the session shuts down after the app closes)."""
@@ -479,34 +221,16 @@ class InteractiveApp:
             self.app.exit(result=self.exit_code)
 
     def cycle_thinking(self) -> None:
-        """Shift+Tab: the next level this model supports."""
-        model = self.session.model
-        if model is None or not model.reasoning:
-            self.status_line = "Current model does not support thinking"
-            return
-        level = self.session.cycle_thinking_level()
-        self.status_line = f"Thinking level: {level}"
+        """Shift+Tab: the next thinking level."""
+        actions.cycle_thinking(self)
 
     def cycle_model(self, backward: bool) -> None:
         """Ctrl+P: the next scoped (or available) model."""
-
-        async def cycle() -> None:
-            result = await self.session.cycle_model(backward)
-            if result is None:
-                self.status_line = "Only one model available"
-                return
-            model, level = result
-            self.status_line = f"Switched to {model.name or model.id} (thinking: {level})"
-
-        self.spawn(cycle(), "cycle model")
+        actions.cycle_model(self, backward)
 
     def toggle_thinking(self) -> None:
-        """Ctrl+T: hide or show thinking blocks, saved in the settings."""
-        hidden = not self.transcript.hide_thinking
-        self.transcript.hide_thinking = hidden
-        with contextlib.suppress(Exception):
-            self.session.settings.set_hide_thinking_block(hidden)
-        self.status_line = f"Thinking blocks: {'hidden' if hidden else 'visible'}"
+        """Ctrl+T: hide or show thinking blocks."""
+        actions.toggle_thinking(self)
 
     def toggle_expanded(self) -> None:
         """Ctrl+O: expand or collapse tool output and the header.
@@ -517,55 +241,23 @@ class InteractiveApp:
         """
         self.transcript.expanded = not self.transcript.expanded
         if self.session.is_streaming or self.session.compaction.is_compacting:
-            self.transcript.reprint_recent(self._columns())
+            self.transcript.reprint_recent(self.columns())
             return
-        self.layout_watch.request()  # the frame timer prints the chat again
+        self.frames.relayout_soon()
 
-    def dequeue(self, quiet: bool = False) -> None:
-        """Alt+Up: queued messages back into the editor, before what is there."""
-        cleared = self.session.prompts.clear()
-        texts = [*cleared["steering"], *cleared["followUp"], *self.compaction_queue]
-        self.compaction_queue = []
-        if not texts:
-            if not quiet:
-                self.status_line = "No queued messages to restore"
-            return
-        existing = self.buffer.text
-        joined = "\n\n".join(texts)
-        self.buffer.text = f"{joined}\n\n{existing}" if existing else joined
-        self.buffer.cursor_position = len(self.buffer.text)
-        self.status_line = f"Restored {len(texts)} queued message(s) to editor"
+    def dequeue(self) -> None:
+        """Alt+Up: queued messages back into the editor."""
+        actions.dequeue(self)
 
     def external_editor(self) -> None:
         """Ctrl+G: edit the text in $VISUAL / $EDITOR."""
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        editor = configured_editor()
         if not editor:
-            self.status_line = "No editor configured. Set $VISUAL or $EDITOR"
+            self.state.status_line = "No editor configured. Set $VISUAL or $EDITOR"
             return
         text = self.expand_text(self.buffer.text)
-
-        def run() -> None:
-            self.drain()
-            with tempfile.NamedTemporaryFile("w", suffix=".pi.md", delete=False) as handle:
-                handle.write(text)
-                path = handle.name
-            try:
-                code = subprocess.call([*shlex.split(editor), path])
-                if code == 0:
-                    with open(path, encoding="utf-8") as edited:
-                        self.buffer.text = edited.read().rstrip("\n")
-                        self.buffer.cursor_position = len(self.buffer.text)
-            finally:
-                os.unlink(path)
-
-        async def edit() -> None:
-            self.keyboard.stop()  # the editor gets the terminal's plain key codes
-            try:
-                await run_in_terminal(run, in_executor=True)
-            finally:
-                self.keyboard.start()
-
-        self.spawn(edit(), "external editor")
+        edit = edit_externally(editor, text, self.buffer, self.drain, self.keyboard)
+        self.spawn(edit, "external editor")
 
     def paste_image(self) -> None:
         """Ctrl+V: the clipboard's image saved to a file, its path inserted (as pi does)."""
@@ -585,19 +277,15 @@ class InteractiveApp:
 
     def notify(self, message: str) -> None:
         """A transient status line under the live region."""
-        self.status_line = message
+        self.state.status_line = message
         self.invalidate()
 
-    # --- events and user bash (see session_events.py) -----------------------------------
+    # --- events (see session_events.py) --------------------------------------------------
 
     def on_event(self, event: Any) -> None:
         """Record an agent or session event (rendering happens on the next frame)."""
         handle_event(self, event)
         self.progress.on_event(event)
-
-    def run_user_bash(self, text: str) -> None:
-        """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
-        run_user_bash(self, text)
 
     def _on_plugin_error(self, error: Any) -> None:
         self.transcript.status(f"Error: plugin {error.source or error.plugin} failed in "
@@ -639,8 +327,7 @@ class InteractiveApp:
         """Show a plugin's component in place of the editor (focused when it can be)."""
         self.custom_component = component
         self._custom_done = done
-        with contextlib.suppress(ValueError):
-            self.app.layout.focus(component)
+        self.focus(component)
         self.invalidate()
 
     def close_custom(self, component: Any) -> None:
@@ -648,60 +335,44 @@ class InteractiveApp:
         if self.custom_component is component:
             self.custom_component = None
             self._custom_done = None
-            with contextlib.suppress(ValueError):
-                self.app.layout.focus(self.buffer)
+            self.focus(self.buffer)
         self.invalidate()
+
+    def focus(self, target: Any) -> bool:
+        """Focus a buffer or container; False when it is not on screen."""
+        try:
+            self.app.layout.focus(target)
+        except ValueError:
+            return False
+        return True
 
     def close_dialog(self, dialog: Dialog) -> None:
         """Put the editor back."""
         if self.dialog is dialog:
             self.dialog = None
-            with contextlib.suppress(ValueError):
-                self.app.layout.focus(self.buffer)
+            self.focus(self.buffer)
         self.invalidate()
 
     # --- output ---------------------------------------------------------------------------
 
     def invalidate(self) -> None:
         """Ask for a redraw on the next frame (key presses redraw at once, by themselves)."""
-        self._dirty = True
-        self._generation += 1
+        self.frames.request()
+        self.view.changed()
 
     def write(self, text: str) -> None:
         """Write text to the terminal, through the writer thread while the app runs."""
         if self.output is not None:
             self.output.writer.write(text)
         else:
-            _write(text)
+            write_stdout(text)
 
     async def print_above(self, text: str) -> None:
-        """Print finished lines into the scrollback above the live region, then redraw it.
+        """Print finished lines into the scrollback above the live region, then redraw it."""
+        await print_above(self.app, self.write, text)
 
-        prompt_toolkit's `run_in_terminal` does this in cooked mode: for that moment the
-        terminal echoed a key typed during a stream itself, a stray character in the
-        scrollback (and an echo that was not the editor's). The REPL stays in raw mode here;
-        while another `run_in_terminal` runs (an external editor), it queues behind it.
-        """
-        app = self.app
-
-        def terminal_busy() -> bool:
-            running = app._running_in_terminal_f
-            return (
-                not app.is_running
-                or app._running_in_terminal
-                or not (running is None or running.done())
-            )
-
-        if not terminal_busy() and app.output.responds_to_cpr:
-            await app.renderer.wait_for_cpr_responses()  # an older reply would give a stale row
-        if terminal_busy():
-            await run_in_terminal(functools.partial(self.write, text))  # redraws after
-            return
-        with one_frame(app.output):
-            app.renderer.erase()  # moves to the live region's top and clears it (queued in order)
-            self.write(text)
-            app._request_absolute_cursor_position()  # as run_in_terminal: the rows left below
-            app._redraw()
+    def _backlog(self) -> int:
+        return self.output.writer.backlog if self.output is not None else 0
 
     def drain(self) -> None:
         """Wait until the terminal has taken everything written so far."""
@@ -726,75 +397,7 @@ class InteractiveApp:
 
     def spawn(self, coroutine: Any, what: str) -> asyncio.Task[Any]:
         """Run a coroutine; an error is printed, never lost."""
-
-        async def guarded() -> None:
-            try:
-                await coroutine
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                self.transcript.status(f"Error: {error}", "red")
-            finally:
-                self.invalidate()
-
-        task = asyncio.ensure_future(guarded())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def _frames(self) -> None:
-        """The frame timer: advance the stream, print finished blocks, redraw.
-
-        Rendering is cut in slices of a few milliseconds with the loop served in between, so a
-        key press waits for one slice at most. Frames come at most 30 times a second and keep
-        redraws to about a quarter of the time (a slow machine gets fewer frames, not a slower
-        agent); a terminal that lags skips frames instead of queueing them. While the user types
-        during a stream, finished lines wait for a pause in the typing and then come a batch
-        at a time (`ScrollbackHold`).
-        """
-        while True:
-            await asyncio.sleep(max(FRAME_SECONDS, 4 * self._redraw_seconds))
-            if self.output is not None and self.output.writer.backlog > MAX_TERMINAL_BACKLOG:
-                continue
-            frame_end = time.perf_counter() + FRAME_SECONDS
-            width = self._columns()
-            if self.layout_watch.due(width) and self.app.is_running and not self.dialog:
-                await relayout(self, width)  # the width changed (or clearOnShrink): as pi does
-                self.layout_watch.done(width)
-            while self.transcript.advance(
-                width, deadline=time.perf_counter() + RENDER_SLICE_SECONDS
-            ):
-                if time.perf_counter() > frame_end:
-                    break
-                await asyncio.sleep(0)
-            busy = self.session.is_streaming or self.working or self._retry_until or self.dialog
-            now = time.monotonic()
-            allowance = self.scrollback_hold.allowance(now, self.session.is_streaming)
-            if self.transcript.out and allowance != 0:
-                self.layout_watch.printed()
-                await self.print_above(self.transcript.take_out(allowance))
-            elif (busy or self._dirty) and self.app.is_running:
-                if self.scrollback_hold.typing(now):
-                    continue  # each key press redraws it all: the next one shows this frame
-                self._dirty = False
-                self.app.invalidate()
-
-    def _key_pressed(self, _: Any) -> None:
-        self.scrollback_hold.key_pressed(time.monotonic())
-
-    def _redraw_started(self, _: Any) -> None:
-        self._redraw_start = time.perf_counter()
-
-    def _redraw_done(self, _: Any) -> None:
-        took = time.perf_counter() - self._redraw_start
-        self._redraw_seconds = 0.8 * self._redraw_seconds + 0.2 * took
-        if self.session.settings.get_clear_on_shrink():
-            self._watch_shrink()
-
-    def _watch_shrink(self) -> None:
-        size = self.app.output.get_size()
-        rows = self.app.layout.container.preferred_height(size.columns, size.rows).preferred
-        self.layout_watch.rendered(rows)
+        return self._tasks.spawn(coroutine)
 
     # --- run ------------------------------------------------------------------------------
 
@@ -807,7 +410,7 @@ class InteractiveApp:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signal.SIGTERM, self.exit)
             loop.add_signal_handler(signal.SIGHUP, self.exit)
-        frames = asyncio.ensure_future(self._frames())
+        frames = asyncio.ensure_future(self.frames.run())
         undo_keyboard_first = self._keyboard_first(loop)
         # markdown-it, rich.syntax and pygments load in a thread once the editor is up: the
         # first answer finds them ready, and typing is not held up meanwhile
@@ -857,91 +460,10 @@ class InteractiveApp:
     def flush_before_start(self) -> None:
         """Print what the transcript holds (a loaded session) before the app draws."""
         if self.transcript.out:
-            _write(self.transcript.take_out())
+            write_stdout(self.transcript.take_out())
 
     def _completing_context(self) -> bool:
-        before = self.buffer.document.text_before_cursor
-        if before.startswith("/") and "\n" not in before:
-            return True
-        word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-        return word.startswith(("@", "#"))  # `#`: plugins' completers (issues, say), as in pi
-
-
-class _Application(Application[int]):
-    """prompt_toolkit's Application; Ctrl+Z first lets the terminal take the queued output, and
-    a key press is drawn as soon as it is handled.
-
-    prompt_toolkit queues the redraw behind whatever else is ready on the loop; while an answer
-    streams that is a slice of stream parsing and one of markdown rendering, so the key's echo
-    waited for both. Here the redraw runs right after the keys are handled, and the queued
-    redraw that follows is skipped when nothing changed in between.
-    """
-
-    keyboard: KeyboardProtocol | None = None  # the key codes asked of the terminal
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # prompt_toolkit adds these defaults below the app's own bindings (the app passes none)
-        self._default_bindings = emacs_key_bindings()
-        self._drawn_ahead = False  # a redraw ran ahead of the one prompt_toolkit queued
-        self._changed_since = False  # something asked for a redraw after that one
-        processor = self.key_processor
-        process_keys = processor.process_keys
-
-        def process_keys_then_draw() -> None:
-            process_keys()
-            self.draw_now()
-
-        processor.process_keys = process_keys_then_draw  # type: ignore[method-assign]
-
-    def invalidate(self) -> None:
-        """Ask for a redraw (prompt_toolkit's), remembering that something changed."""
-        self._changed_since = True
-        super().invalidate()
-
-    def draw_now(self) -> None:
-        """Draw a pending redraw at once instead of after the loop's queued work."""
-        if not self._invalidated or not self.is_running or self.is_done:
-            return
-        if self.renderer.last_rendered_screen is None:
-            return  # keys handed over from the early editor, before the first frame's set-up
-        self._changed_since = False
-        super()._redraw()
-        self._drawn_ahead = True
-
-    def _redraw(self, render_as_done: bool = False) -> None:
-        if self._drawn_ahead and not render_as_done:
-            self._drawn_ahead = False
-            if not self._changed_since and self.renderer.last_rendered_screen is not None:
-                return  # the queued redraw of what draw_now drew (and nothing erased it since)
-        super()._redraw(render_as_done)
-
-    def drain(self) -> None:
-        """Replaced by the REPL's writer drain."""
-
-    def suspend_to_background(self, suspend_group: bool = True) -> None:
-        """Suspend the process (its group by default) once the screen is cleared."""
-        if not hasattr(signal, "SIGTSTP"):
-            return
-
-        keyboard = self.keyboard
-
-        def run() -> None:
-            self.drain()
-            os.kill(0 if suspend_group else os.getpid(), signal.SIGTSTP)
-
-        if keyboard is None:
-            run_in_terminal(run)
-            return
-
-        async def suspend() -> None:
-            keyboard.stop()  # the shell gets the terminal's plain key codes
-            try:
-                await run_in_terminal(run)
-            finally:
-                keyboard.start()
-
-        self.create_background_task(suspend())
+        return completing_context(self.buffer.document.text_before_cursor)
 
 
 def _soon(loop: asyncio.AbstractEventLoop, callback: Callable[[], None]) -> None:
@@ -954,18 +476,3 @@ def _start_warm_up() -> None:
     from pi_core.modes.interactive.rendering import warm_up
 
     threading.Thread(target=warm_up, name="pi-warm-up", daemon=True).start()
-
-
-def _write(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
-
-
-def _one_line(text: str, width: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: max(0, width - 1)] + "…"
-
-
-def print_block(renderable: Any, theme: Theme, width: int) -> None:
-    """Print a rich renderable before the app starts (the header, a loaded session)."""
-    _write(trim_padding(render_ansi(renderable, width, color=theme.color)) + "\n")

@@ -15,7 +15,7 @@ from pi_core.modes.interactive.theme import Theme
 from pi_core.resources.changelog import changelog_text, newer_than, parse_changelog
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 
 def whats_new_block(text: str, theme: Theme, width: int, *, collapsed: bool = False) -> str:
@@ -31,11 +31,11 @@ def whats_new_block(text: str, theme: Theme, width: int, *, collapsed: bool = Fa
     return "\n" + render_ansi(Group(rule, Padding(body, (0, 1)), rule), width, color=theme.color)
 
 
-async def changelog_command(app: InteractiveApp, args: str) -> None:
+async def changelog_command(app: CommandHost, args: str) -> None:
     """Print every changelog entry, oldest first (the newest lands next to the editor)."""
     entries = parse_changelog(changelog_text() or "")
     text = "\n\n".join(e.content for e in reversed(entries)) or "No changelog entries found."
-    app.transcript.emit(whats_new_block(text, app.theme, app._columns()))
+    app.transcript.emit(whats_new_block(text, app.theme, app.columns()))
 
 
 def startup_changelog(session: Any) -> str | None:

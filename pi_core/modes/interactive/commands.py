@@ -6,19 +6,29 @@ import base64
 import os
 import shutil
 import subprocess
-import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import Any
 
+from pi_core.builtin_commands import BUILTIN_COMMAND_NAMES
+from pi_core.modes.interactive.changelog_view import changelog_command
 from pi_core.modes.interactive.completion import SlashEntry
 from pi_core.modes.interactive.export_commands import export_command, import_command, share_command
+from pi_core.modes.interactive.host import CommandHost
+from pi_core.modes.interactive.login import LOGIN_HELP, LOGOUT_HELP
 from pi_core.modes.interactive.reload_command import reload_command
-
-if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
-
-Handler = Callable[["InteractiveApp", str], Awaitable[None]]
+from pi_core.modes.interactive.ui_commands import (
+    Handler,
+    hotkeys_command,
+    login_command,
+    logout_command,
+    model_command,
+    resume_command,
+    scoped_models_command,
+    settings_command,
+    tree_command,
+)
 
 
 @dataclass(frozen=True)
@@ -30,7 +40,7 @@ class Builtin:
     handler: Handler
 
 
-async def _new(app: InteractiveApp, args: str) -> None:
+async def _new(app: CommandHost, args: str) -> None:
     result = await app.session.new_session()
     if result.get("cancelled"):
         app.transcript.status("New session cancelled")
@@ -38,7 +48,7 @@ async def _new(app: InteractiveApp, args: str) -> None:
     app.transcript.status("✓ New session started", "green")
 
 
-async def _name(app: InteractiveApp, args: str) -> None:
+async def _name(app: CommandHost, args: str) -> None:
     name = args.strip()
     if not name:
         current = app.session.session_name
@@ -49,7 +59,7 @@ async def _name(app: InteractiveApp, args: str) -> None:
     app.transcript.status(f"Session name set: {name}")
 
 
-async def _session(app: InteractiveApp, args: str) -> None:
+async def _session(app: CommandHost, args: str) -> None:
     stats = app.session.get_session_stats()
     tokens = stats["tokens"]
     lines = [
@@ -75,20 +85,20 @@ async def _session(app: InteractiveApp, args: str) -> None:
     app.transcript.status("\n".join(lines), "")
 
 
-async def _compact(app: InteractiveApp, args: str) -> None:
+async def _compact(app: CommandHost, args: str) -> None:
     if len(app.session.messages) < 2:
         app.transcript.status("Nothing to compact (no messages yet)", "yellow")
         return
-    app.working = "Compacting context... (escape to cancel)"
+    app.state.working = "Compacting context... (escape to cancel)"
     try:
         await app.session.compact(args.strip() or None)
     except Exception:
         pass  # a manual compaction reports every failure in its compaction_end, shown already
     finally:
-        app.working = None
+        app.state.working = None
 
 
-async def _copy(app: InteractiveApp, args: str) -> None:
+async def _copy(app: CommandHost, args: str) -> None:
     text = app.session.get_last_assistant_text()
     if not text:
         app.transcript.status("No agent messages to copy yet.", "red")
@@ -119,51 +129,12 @@ def copy_to_clipboard(text: str, write_raw: Callable[[str], None]) -> bool:
     return False
 
 
-KEY_HINTS = [
-    ("enter", "send (queue a steering message while the agent works)"),
-    ("alt+enter", "queue a follow-up message"),
-    ("shift+enter, ctrl+j, \\+enter", "new line"),
-    ("escape", "interrupt / close the menu"),
-    ("ctrl+c", "clear the editor; twice to exit"),
-    ("ctrl+d", "exit (empty editor)"),
-    ("ctrl+z", "suspend"),
-    ("shift+tab", "cycle thinking level"),
-    ("ctrl+p", "cycle models"),
-    ("shift+ctrl+p", "cycle models backwards"),
-    ("ctrl+t", "hide / show thinking"),
-    ("ctrl+o", "expand / collapse tool output and the header"),
-    ("ctrl+g", "external editor"),
-    ("ctrl+r", "search history"),
-    ("ctrl+_", "undo"),
-    ("alt+up", "edit queued messages"),
-    ("/", "commands"),
-    ("!cmd / !!cmd", "run a shell command (!! keeps it out of the context)"),
-    ("@", "fuzzy file search"),
-    ("tab", "complete a path"),
-]
-"""(key, what it does) for /hotkeys and the expanded header."""
-
-
-async def _hotkeys(app: InteractiveApp, args: str) -> None:
-    rows = list(KEY_HINTS)
-    for shortcut in app.session.plugins.registry.shortcuts.values():
-        rows.append((shortcut.key, f"{shortcut.description or ''} [{shortcut.plugin}]"))
-    width = max(len(key) for key, _ in rows)
-    text = "\n".join(f"  {key.ljust(width)}  {what}" for key, what in rows)
-    app.transcript.status("Keyboard shortcuts\n" + text, "")
-
-
-async def _changelog(app: InteractiveApp, args: str) -> None:
-    from pi_core.modes.interactive.changelog_view import changelog_command
-
-    await changelog_command(app, args)
-
-
-async def _quit(app: InteractiveApp, args: str) -> None:
+async def _quit(app: CommandHost, args: str) -> None:
     app.exit()
 
 
-async def _fork(app: InteractiveApp, args: str) -> None:
+async def fork_command(app: CommandHost, args: str) -> None:
+    """/fork: pick an earlier user message and fork a new session from it."""
     from pi_core.messages.llm import UserMessage, content_text
     from pi_core.session.entries import SessionMessageEntry
 
@@ -188,7 +159,7 @@ async def _fork(app: InteractiveApp, args: str) -> None:
     app.transcript.status("Forked to new session")
 
 
-async def _clone(app: InteractiveApp, args: str) -> None:
+async def _clone(app: CommandHost, args: str) -> None:
     leaf = app.session.session_manager.get_leaf_id()
     if leaf is None:
         app.transcript.status("Nothing to clone yet", "yellow")
@@ -197,7 +168,7 @@ async def _clone(app: InteractiveApp, args: str) -> None:
     app.transcript.status("Cloned to new session")
 
 
-async def _model(app: InteractiveApp, args: str) -> None:
+async def _model(app: CommandHost, args: str) -> None:
     wanted = args.strip()
     registry = app.session.model_registry
     if not wanted:
@@ -212,7 +183,7 @@ async def _model(app: InteractiveApp, args: str) -> None:
     app.transcript.status(f"Error: no available model matches {wanted!r}", "red")
 
 
-def _model_arguments(app: InteractiveApp) -> Callable[[str], Any]:
+def _model_arguments(app: CommandHost) -> Callable[[str], Any]:
     def complete(prefix: str) -> list[dict[str, str]]:
         models = app.session.model_registry.available_models()
         return [{"value": m.key, "label": m.key, "description": m.name or ""}
@@ -221,41 +192,45 @@ def _model_arguments(app: InteractiveApp) -> Callable[[str], Any]:
     return complete
 
 
-BUILTINS: dict[str, Builtin] = {
-    b.name: b
-    for b in (
+def builtin_table(entries: tuple[Builtin, ...]) -> Mapping[str, Builtin]:
+    """The built-ins keyed by name, read-only; their names must be `BUILTIN_COMMAND_NAMES`."""
+    table = {entry.name: entry for entry in entries}
+    if len(table) != len(entries) or set(table) != set(BUILTIN_COMMAND_NAMES):
+        raise ValueError(f"built-in commands {sorted(table)} are not {BUILTIN_COMMAND_NAMES}")
+    return MappingProxyType(table)
+
+
+BUILTINS = builtin_table(
+    (
         Builtin("new", "Start a new session", _new),
         Builtin("name", "Set the session display name", _name),
         Builtin("session", "Show session info and stats", _session),
         Builtin("compact", "Compact the context (optional focus)", _compact),
         Builtin("copy", "Copy the last agent message to the clipboard", _copy),
-        Builtin("hotkeys", "Show keyboard shortcuts", _hotkeys),
-        Builtin("changelog", "Show changelog entries", _changelog),
+        Builtin("hotkeys", "Show the key bindings in effect", hotkeys_command),
+        Builtin("changelog", "Show changelog entries", changelog_command),
         Builtin(
             "reload", "Reload plugins, skills, prompts, context files and keys", reload_command
         ),
-        Builtin("fork", "Fork a new session from an earlier message", _fork),
+        Builtin("fork", "Fork a new session from an earlier message", fork_command),
         Builtin("clone", "Duplicate the current session", _clone),
-        Builtin("model", "Switch model: /model provider/id", _model),
+        Builtin("model", "Select a model (or /model provider/id)", model_command(_model)),
         Builtin("export", "Export the session to HTML (or the branch to .jsonl)", export_command),
         Builtin("import", "Replace the session with a .jsonl file", import_command),
         Builtin("share", "Share the session as a secret GitHub gist (needs gh)", share_command),
         Builtin("quit", "Quit pi", _quit),
+        Builtin("tree", "Navigate the session tree (switch branches)", tree_command),
+        Builtin("resume", "Resume a different session", resume_command),
+        Builtin("scoped-models", "Choose the models Ctrl+P cycles through", scoped_models_command),
+        Builtin("settings", "Open the settings", settings_command),
+        Builtin("login", LOGIN_HELP, login_command),
+        Builtin("logout", LOGOUT_HELP, logout_command),
     )
-}
+)
+"""Every built-in command, in the order the `/` menu lists them (assembled once, never changed)."""
 
 
-def _add_selector_commands() -> None:
-    from pi_core.modes.interactive.ui_commands import selector_commands
-
-    for name, description, handler in selector_commands(_model):
-        BUILTINS[name] = Builtin(name, description, handler)
-
-
-_add_selector_commands()
-
-
-def slash_entries(app: InteractiveApp) -> list[SlashEntry]:
+def slash_entries(app: CommandHost) -> list[SlashEntry]:
     """Every `/` command: built-ins, plugin commands, prompt templates and skills."""
     entries = [
         SlashEntry(
@@ -287,6 +262,8 @@ def split_command(text: str) -> tuple[str, str] | None:
     return None
 
 
-def is_windows() -> bool:
-    """Whether suspending with Ctrl+Z is unavailable."""
-    return sys.platform == "win32"
+async def double_escape(app: CommandHost) -> None:
+    """Run the `doubleEscapeAction` setting: the tree, a fork, or nothing."""
+    action = app.session.settings.get_double_escape_action()
+    if action in ("tree", "fork"):
+        await BUILTINS[action].handler(app, "")

@@ -89,3 +89,12 @@ def take(buffer: Buffer, completion: Completion) -> None:
     buffer.complete_state = None
     buffer.delete_before_cursor(-completion.start_position)
     buffer.insert_text(completion.text, fire_event=False)
+
+
+def completing_context(before: str) -> bool:
+    """Whether the text before the cursor asks for completions as one types: a `/` command
+    name, or a word starting with `@` (files) or `#` (plugins' completers, as in pi)."""
+    if before.startswith("/") and "\n" not in before:
+        return True
+    word = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    return word.startswith(("@", "#"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 
 def path_argument(args: str) -> str | None:
@@ -22,7 +22,7 @@ def path_argument(args: str) -> str | None:
     return text.split()[0]
 
 
-async def export_command(app: InteractiveApp, args: str) -> None:
+async def export_command(app: CommandHost, args: str) -> None:
     """`/export [file]`: HTML (default `pi-session-<name>.html`), or `.jsonl` for the branch."""
     from pi_core.export import ExportError, export_branch_to_jsonl
     from pi_core.export.live import export_agent_session
@@ -40,7 +40,7 @@ async def export_command(app: InteractiveApp, args: str) -> None:
     app.transcript.status(f"Session exported to: {path}")
 
 
-async def import_command(app: InteractiveApp, args: str) -> None:
+async def import_command(app: CommandHost, args: str) -> None:
     """`/import file.jsonl`: after confirmation, copy it into the sessions folder and open it."""
     from pi_core.session.jsonl import SessionFileError, read_session_file
 
@@ -87,16 +87,16 @@ async def import_command(app: InteractiveApp, args: str) -> None:
     app.transcript.status(f"Session imported from: {given}")
 
 
-async def share_command(app: InteractiveApp, args: str) -> None:
+async def share_command(app: CommandHost, args: str) -> None:
     """`/share`: upload the page as a secret gist with `gh`; print the viewer and gist links."""
     from pi_core.export.share import ShareError, share_session
 
-    app.working = "Creating gist..."
+    app.state.working = "Creating gist..."
     try:
         shared = await share_session(app.session)
     except ShareError as error:
         app.transcript.status(str(error), "red")
         return
     finally:
-        app.working = None
+        app.state.working = None
     app.transcript.status(f"Share URL: {shared.share_url}\nGist: {shared.gist_url}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -24,7 +23,7 @@ from pi_core.plugins.ui import (
 )
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import UIHost
 
 DEFAULT_HIDDEN_THINKING_LABEL = "Thinking..."
 
@@ -35,7 +34,7 @@ class InteractiveUI(ExtensionUI):
     has_ui = True
 
     def __init__(self) -> None:
-        self.app: InteractiveApp | None = None
+        self.app: UIHost | None = None
         self.statuses: dict[str, str] = {}
         self.widgets = Widgets(RenderHost(self._invalidate), lambda: self.theme, self._failed)
         self.working_message: str | None = None
@@ -78,7 +77,7 @@ class InteractiveUI(ExtensionUI):
             )
             self.app.invalidate()
 
-    def _require(self) -> InteractiveApp:
+    def _require(self) -> UIHost:
         if self.app is None:
             raise RuntimeError("the REPL is not running yet")
         return self.app
@@ -280,14 +279,9 @@ class InteractiveUI(ExtensionUI):
                 self.editor_factory = None
                 self._failed("editor component", error)
         self.editor_component = component
-        if app.dialog is None and app.custom_component is None:
-            layout = app.app.layout
-            try:
-                layout.focus(app.buffer)
-            except ValueError:
-                if component is not None:
-                    with contextlib.suppress(ValueError):
-                        layout.focus(component)
+        idle = app.dialog is None and app.custom_component is None
+        if idle and not app.focus(app.buffer) and component is not None:
+            app.focus(component)
         app.invalidate()
 
     def get_editor_component(self) -> Callable[..., Any] | None:

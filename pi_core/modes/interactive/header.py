@@ -44,7 +44,7 @@ def header(session: Any, quiet: bool, expanded: bool = False, custom: Any = None
         title.append(f" v{__version__}", style="dim")
         parts.append(title)
         if expanded:
-            from pi_core.modes.interactive.commands import KEY_HINTS
+            from pi_core.modes.interactive.key_hints import KEY_HINTS
 
             width = max(len(key) for key, _ in KEY_HINTS)
             for key, what in KEY_HINTS:

@@ -13,12 +13,10 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from prompt_toolkit.key_binding import KeyBindings
-
-    from pi_core.modes.interactive.app import InteractiveApp
 
 _SUSPEND = [] if sys.platform == "win32" else ["ctrl+z"]
 _PASTE_IMAGE = ["alt+v"] if sys.platform == "win32" else ["ctrl+v"]
@@ -224,8 +222,36 @@ def hotkey_rows(keymap: Keymap) -> list[tuple[str, str, str]]:
     return rows
 
 
+class Rebindable(Protocol):
+    """The app actions a user may move to other keys."""
+
+    def cycle_thinking(self) -> None:
+        """Shift+Tab."""
+
+    def cycle_model(self, backward: bool) -> None:
+        """Ctrl+P."""
+
+    def run_command(self, name: str, args: str) -> None:
+        """Run a built-in slash command as if typed."""
+
+    def toggle_expanded(self) -> None:
+        """Ctrl+O."""
+
+    def toggle_thinking(self) -> None:
+        """Ctrl+T."""
+
+    def external_editor(self) -> None:
+        """Ctrl+G."""
+
+    def dequeue(self) -> None:
+        """Alt+Up."""
+
+    def paste_image(self) -> None:
+        """Ctrl+V."""
+
+
 # The app actions a user may move to other keys: action id → what it calls on the app.
-REBINDABLE: dict[str, Callable[[InteractiveApp], Any]] = {
+REBINDABLE: dict[str, Callable[[Rebindable], Any]] = {
     "app.thinking.cycle": lambda app: app.cycle_thinking(),
     "app.model.cycleForward": lambda app: app.cycle_model(backward=False),
     "app.model.cycleBackward": lambda app: app.cycle_model(backward=True),
@@ -246,7 +272,7 @@ CORE_DEFAULTS = ("app.thinking.cycle", "app.model.cycleForward", "app.model.cycl
                  "app.message.dequeue")  # fmt: skip
 
 
-def apply_keymap(kb: KeyBindings, app: InteractiveApp, keymap: Keymap, editing: Any) -> None:
+def apply_keymap(kb: KeyBindings, app: Rebindable, keymap: Keymap, editing: Any) -> None:
     """Add the rebindable actions' keys to `kb` (the user's keys replace the defaults)."""
     for action, run in REBINDABLE.items():
         if action in CORE_DEFAULTS and action not in keymap.overrides:
@@ -261,38 +287,45 @@ def apply_keymap(kb: KeyBindings, app: InteractiveApp, keymap: Keymap, editing: 
             kb.add(*keys, filter=editing)(_runner(app, run))
 
 
-def _runner(app: InteractiveApp, run: Callable[[InteractiveApp], Any]) -> Callable[[Any], None]:
+def _runner(app: Rebindable, run: Callable[[Rebindable], Any]) -> Callable[[Any], None]:
     def handler(event: Any) -> None:
         run(app)
 
     return handler
 
 
-def install_keymap(app: InteractiveApp) -> None:
-    """(Re)read keybindings.json, report its problems, and bind the rebindable actions."""
+def install_keymap(
+    kb: KeyBindings,
+    app: Rebindable,
+    agent_dir: Path,
+    dialog_open: Callable[[], bool],
+    warn: Callable[[str], None],
+) -> Keymap:
+    """(Re)read keybindings.json, report its problems, bind the rebindable actions on `kb`
+    (while no dialog is open) and return the keymap read."""
     from prompt_toolkit.filters import Condition, is_searching
 
-    app.keymap = load_keymap(keybindings_path(app.session.plugins.agent_dir))
-    for warning in app.keymap.warnings:
-        app.transcript.status(f"Warning: {warning}", "yellow")
-    editing = ~Condition(lambda: app.dialog is not None) & ~is_searching
-    apply_keymap(app.kb_holder, app, app.keymap, editing)
+    keymap = load_keymap(keybindings_path(agent_dir))
+    for warning in keymap.warnings:
+        warn(warning)
+    editing = ~Condition(dialog_open) & ~is_searching
+    apply_keymap(kb, app, keymap, editing)
+    return keymap
 
 
 DOUBLE_ESCAPE_SECONDS = 0.5
-_last_escape: dict[int, float] = {}
 
 
-def on_double_escape(app: InteractiveApp) -> None:
-    """Remember an Esc on the empty editor; the second within half a second runs the action."""
-    import time
+class DoubleEscape:
+    """Esc twice within half a second on the empty editor."""
 
-    now = time.monotonic()
-    previous = _last_escape.get(id(app), -10.0)
-    if now - previous < DOUBLE_ESCAPE_SECONDS:
-        _last_escape.pop(id(app), None)
-        from pi_core.modes.interactive.selectors.tree import double_escape
+    def __init__(self) -> None:
+        self._last = -10.0
 
-        app.spawn(double_escape(app), "double escape")
-        return
-    _last_escape[id(app)] = now
+    def pressed(self, now: float) -> bool:
+        """Note an Esc at `now`; True when it is the second of a pair."""
+        if now - self._last < DOUBLE_ESCAPE_SECONDS:
+            self._last = -10.0
+            return True
+        self._last = now
+        return False

@@ -40,17 +40,8 @@ for _sequence in ("\x1b[112;6u", "\x1b[80;6u", "\x1b[27;6;80~", "\x1b[27;6;112~"
     ANSI_SEQUENCES[_sequence] = CTRL_SHIFT_P
 
 
-class Actions(Protocol):
-    """What the keys do; the app implements it."""
-
-    def submit(self, text: str, follow_up: bool) -> None:
-        """Send (or queue) the editor's text."""
-
-    def interrupt(self) -> bool:
-        """Esc: abort what runs; return False when there was nothing to abort."""
-
-    def exit(self) -> None:
-        """Leave the REPL."""
+class ViewActions(Protocol):
+    """What the keys change in the view, the model and the queue."""
 
     def cycle_thinking(self) -> None:
         """Shift+Tab."""
@@ -70,6 +61,10 @@ class Actions(Protocol):
     def external_editor(self) -> None:
         """Ctrl+G."""
 
+
+class EditorActions(Protocol):
+    """What the editor's keys ask: paste markers and status lines."""
+
     def paste(self, text: str) -> str:
         """Return what a paste inserts (a marker for a large one)."""
 
@@ -81,6 +76,19 @@ class Actions(Protocol):
 
     def notify(self, message: str) -> None:
         """Show a status line."""
+
+
+class Actions(ViewActions, EditorActions, Protocol):
+    """What the keys do; the app implements it."""
+
+    def submit(self, text: str, follow_up: bool) -> None:
+        """Send (or queue) the editor's text."""
+
+    def interrupt(self) -> bool:
+        """Esc: abort what runs; return False when there was nothing to abort."""
+
+    def exit(self) -> None:
+        """Leave the REPL."""
 
     def escape_on_empty(self) -> None:
         """Esc on an empty editor with nothing to abort (twice: doubleEscapeAction)."""

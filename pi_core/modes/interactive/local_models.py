@@ -8,10 +8,10 @@ from pi_core.ai.local_servers import describe
 from pi_core.modes.local_model import adopt_local_model, discovery_enabled
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import Screen
 
 
-async def offer_local_models(app: InteractiveApp) -> None:
+async def offer_local_models(app: Screen) -> None:
     """Probe the local servers (off the start-up path) and report what was found."""
     if not discovery_enabled(app.session):
         return

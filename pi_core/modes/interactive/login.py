@@ -13,17 +13,17 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.selectors.picker import Picker, Row, run_dialog
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 LOGIN_HELP = "Store an API key for a provider (API keys only; subscription logins unsupported)"
 LOGOUT_HELP = "Remove a provider's stored API key from auth.json"
 
 
-def _providers(app: InteractiveApp) -> list[str]:
+def _providers(app: CommandHost) -> list[str]:
     return sorted({model.provider for model in app.session.model_registry.all_models()})
 
 
-async def _pick_provider(app: InteractiveApp, title: str, providers: list[str]) -> str | None:
+async def _pick_provider(app: CommandHost, title: str, providers: list[str]) -> str | None:
     def rows(query: str) -> list[Row]:
         scored = [(fuzzy_score(query, p), p) for p in providers]
         return [Row(p, p) for s, p in sorted((s, p) for s, p in scored if s is not None)]
@@ -32,7 +32,7 @@ async def _pick_provider(app: InteractiveApp, title: str, providers: list[str]) 
     return answer if isinstance(answer, str) else None
 
 
-async def login(app: InteractiveApp, args: str) -> None:
+async def login(app: CommandHost, args: str) -> None:
     """Ask for a provider and its key; store the key in auth.json."""
     providers = _providers(app)
     provider = args.strip() or await _pick_provider(app, "Log in to (API key)", providers)
@@ -55,7 +55,7 @@ async def login(app: InteractiveApp, args: str) -> None:
         await _select_default(app, provider)
 
 
-async def _select_default(app: InteractiveApp, provider: str) -> None:
+async def _select_default(app: CommandHost, provider: str) -> None:
     """With no model yet, select the provider's default model (pi's rule), as pi does."""
     from pi_core.ai.provider_defaults import default_model
 
@@ -74,7 +74,7 @@ async def _select_default(app: InteractiveApp, provider: str) -> None:
     app.invalidate()
 
 
-async def logout(app: InteractiveApp, args: str) -> None:
+async def logout(app: CommandHost, args: str) -> None:
     """Remove a provider's entry from auth.json (after choosing it)."""
     auth = app.session.model_registry.auth
     stored = auth.stored_providers()

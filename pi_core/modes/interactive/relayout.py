@@ -15,12 +15,12 @@ from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.rendering import render_ansi
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import RelayoutHost
 
 CLEAR_ALL = "\x1b[2J\x1b[H\x1b[3J"
 
 
-def chat_text(app: InteractiveApp, width: int) -> str:
+def chat_text(app: RelayoutHost, width: int) -> str:
     """The header and every message of the session, rendered at `width`."""
     from pi_core.modes.interactive.header import header
 
@@ -36,7 +36,7 @@ def chat_text(app: InteractiveApp, width: int) -> str:
     return "\n".join(replay.out)
 
 
-async def relayout(app: InteractiveApp, width: int) -> None:
+async def relayout(app: RelayoutHost, width: int) -> None:
     """Clear the screen and scrollback and print the chat again at `width` (in raw mode, as
     one synchronized frame with the redraw of the live region)."""
     try:

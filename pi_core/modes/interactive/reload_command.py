@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 
-async def reload_command(app: InteractiveApp, args: str) -> None:
+async def reload_command(app: CommandHost, args: str) -> None:
     """Reload everything pi's `/reload` does; a plugin that fails leaves all as it was."""
     session = app.session
     if session.is_streaming:
@@ -17,11 +17,11 @@ async def reload_command(app: InteractiveApp, args: str) -> None:
     if session.compaction.is_compacting:
         app.transcript.status("Wait until the compaction is done to /reload", "yellow")
         return
-    app.working = "Reloading plugins, skills, prompts, context files and keybindings..."
+    app.state.working = "Reloading plugins, skills, prompts, context files and keybindings..."
     try:
         errors = await session.reload(on_swap=app.ui.clear_plugin_state)
     finally:
-        app.working = None
+        app.state.working = None
     if errors:
         for error in errors:
             app.transcript.status(f"Error: reload failed: {error.source}: {error.error}", "red")

@@ -25,12 +25,12 @@ from pi_core.messages.agent import BashExecutionMessage, CustomMessage
 from pi_core.messages.llm import AssistantMessage, UserMessage
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import EventHost
 
 
-def run_user_bash(app: InteractiveApp, text: str) -> None:
+def run_user_bash(app: EventHost, text: str) -> None:
     """`!cmd` (into the context) or `!!cmd` (kept out of it)."""
-    if app.bash_task is not None and not app.bash_task.done():
+    if app.state.bash_task is not None and not app.state.bash_task.done():
         app.transcript.status(
             "Warning: A bash command is already running. Press Esc to cancel it first.",
             "yellow",
@@ -43,7 +43,7 @@ def run_user_bash(app: InteractiveApp, text: str) -> None:
     if not command:
         return
     streaming = app.session.is_streaming
-    app.working = f"$ {command}  Running... (escape to cancel)"
+    app.state.working = f"$ {command}  Running... (escape to cancel)"
 
     async def run() -> None:
         try:
@@ -52,28 +52,28 @@ def run_user_bash(app: InteractiveApp, text: str) -> None:
             app.transcript.status(f"Error: {error}", "red")
             return
         finally:
-            app.working = None
+            app.state.working = None
         message = app.session.bash.pending[-1] if app.session.bash.pending else None
         if message is None:
             message = _last_bash(app.session.messages)
         if message is None:
             return
         if streaming or app.session.is_streaming:
-            app.pending_bash.append(message)
+            app.state.pending_bash.append(message)
         else:
-            app.transcript.bash_result(message, app._columns())
+            app.transcript.bash_result(message, app.columns())
 
-    app.bash_task = app.spawn(run(), "bash")
+    app.state.bash_task = app.spawn(run(), "bash")
 
 
-def flush_pending_bash(app: InteractiveApp) -> None:
+def flush_pending_bash(app: EventHost) -> None:
     """Print the `!` commands that finished while the agent worked."""
-    for message in app.pending_bash:
-        app.transcript.bash_result(message, app._columns())
-    app.pending_bash = []
+    for message in app.state.pending_bash:
+        app.transcript.bash_result(message, app.columns())
+    app.state.pending_bash = []
 
 
-def handle_event(app: InteractiveApp, event: Any) -> None:
+def handle_event(app: EventHost, event: Any) -> None:
     """Record an agent or session event (rendering happens on the next frame)."""
     transcript = app.transcript
     if isinstance(event, MessageUpdateEvent):
@@ -82,7 +82,7 @@ def handle_event(app: InteractiveApp, event: Any) -> None:
         if isinstance(event.message, AssistantMessage):
             transcript.assistant_update(event.message)
         return
-    width = app._columns()
+    width = app.columns()
     if isinstance(event, MessageStartEvent):
         message = event.message
         if isinstance(message, UserMessage):
@@ -100,34 +100,34 @@ def handle_event(app: InteractiveApp, event: Any) -> None:
     elif isinstance(event, ToolExecutionEndEvent):
         transcript.tool_end(event.tool_call_id, event.result, event.is_error, width)
     elif isinstance(event, QueueUpdateEvent):
-        app.queue = event
+        app.state.queue = event
     elif isinstance(event, AgentStartEvent):
-        app._spinner_start = time.monotonic()
+        app.state.spinner_start = time.monotonic()
     elif isinstance(event, AgentEndEvent):
         if not app.session.is_streaming:
             flush_pending_bash(app)
     elif isinstance(event, CompactionStartEvent):
-        app.working = ("Compacting context... (escape to cancel)" if event.reason == "manual"
+        app.state.working = ("Compacting context... (escape to cancel)" if event.reason == "manual"
                         else "Auto-compacting... (escape to cancel)")  # fmt: skip
     elif isinstance(event, CompactionEndEvent):
         _on_compaction_end(app, event, width)
     elif isinstance(event, AutoRetryStartEvent):
-        app._retry_until = time.monotonic() + event.delay_ms / 1000
+        app.state.retry_until = time.monotonic() + event.delay_ms / 1000
         transcript.status(
             f"Warning: retrying ({event.attempt}/{event.max_attempts}) in "
             f"{event.delay_ms / 1000:.0f}s: {getattr(event, 'error_message', '')}",
             "yellow",
         )
     elif getattr(event, "type", "") == "auto_retry_end":
-        app._retry_until = None
+        app.state.retry_until = None
         if not getattr(event, "success", True):
             transcript.status(f"Error: Retry failed: {getattr(event, 'final_error', '')}",
                               "red")  # fmt: skip
     app.invalidate()
 
 
-def _on_compaction_end(app: InteractiveApp, event: CompactionEndEvent, width: int) -> None:
-    app.working = None
+def _on_compaction_end(app: EventHost, event: CompactionEndEvent, width: int) -> None:
+    app.state.working = None
     if event.aborted:
         app.transcript.status("Compaction cancelled", "red")
     elif event.error_message:
@@ -139,7 +139,7 @@ def _on_compaction_end(app: InteractiveApp, event: CompactionEndEvent, width: in
             event.result.summary,
             width,
         )
-    queued, app.compaction_queue = app.compaction_queue, []
+    queued, app.state.compaction_queue = app.state.compaction_queue, []
     for index, text in enumerate(queued):
         if index == 0:
             app.spawn(app.session.prompt(text), "prompt")

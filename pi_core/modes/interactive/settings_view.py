@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pi_core.modes.interactive.selectors.picker import Picker, Row, matches_tokens, run_dialog
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 BOOLEAN = ("true", "false")
 QUEUE_MODES = ("one-at-a-time", "all")
@@ -21,24 +21,24 @@ class SettingSpec:
 
     key: str
     label: str
-    choices: tuple[str, ...] | Callable[[InteractiveApp], tuple[str, ...]]
+    choices: tuple[str, ...] | Callable[[CommandHost], tuple[str, ...]]
     default: Any
     help: str
     number: bool = False  # written as an integer
-    offered: Callable[[InteractiveApp], bool] | None = None  # None: always listed
+    offered: Callable[[CommandHost], bool] | None = None  # None: always listed
 
 
-def _themes(app: InteractiveApp) -> tuple[str, ...]:
+def _themes(app: CommandHost) -> tuple[str, ...]:
     from pi_core.modes.interactive.themes.active import available_themes
 
     return tuple(available_themes(app.session))
 
 
-def _levels(app: InteractiveApp) -> tuple[str, ...]:
+def _levels(app: CommandHost) -> tuple[str, ...]:
     return tuple(app.session.available_thinking_levels())
 
 
-def _draws_images(app: InteractiveApp) -> bool:
+def _draws_images(app: CommandHost) -> bool:
     return app.transcript.image_protocol is not None
 
 
@@ -86,12 +86,12 @@ SETTINGS: tuple[SettingSpec, ...] = (
 )  # fmt: skip
 
 
-def offered(app: InteractiveApp) -> tuple[SettingSpec, ...]:
+def offered(app: CommandHost) -> tuple[SettingSpec, ...]:
     """The settings listed in this terminal."""
     return tuple(spec for spec in SETTINGS if spec.offered is None or spec.offered(app))
 
 
-def current_value(app: InteractiveApp, spec: SettingSpec) -> str:
+def current_value(app: CommandHost, spec: SettingSpec) -> str:
     """The setting's value as text (the default when unset)."""
     if spec.key == THINKING:
         return str(app.session.thinking_level)
@@ -101,11 +101,11 @@ def current_value(app: InteractiveApp, spec: SettingSpec) -> str:
     return str(value)
 
 
-def _choices(app: InteractiveApp, spec: SettingSpec) -> tuple[str, ...]:
+def _choices(app: CommandHost, spec: SettingSpec) -> tuple[str, ...]:
     return spec.choices(app) if callable(spec.choices) else spec.choices
 
 
-def save(app: InteractiveApp, spec: SettingSpec, text: str) -> None:
+def save(app: CommandHost, spec: SettingSpec, text: str) -> None:
     """Write the value to settings.json and apply what can change while running."""
     value: Any = text == "true" if spec.choices == BOOLEAN else text
     if spec.number:
@@ -125,7 +125,7 @@ def save(app: InteractiveApp, spec: SettingSpec, text: str) -> None:
         _preview(app, text)
 
 
-def _preview(app: InteractiveApp, name: str) -> None:
+def _preview(app: CommandHost, name: str) -> None:
     from pi_core.modes.interactive.themes.active import apply_theme, load_theme
 
     theme, warnings = load_theme(app.session, name, app.theme.color)
@@ -134,7 +134,7 @@ def _preview(app: InteractiveApp, name: str) -> None:
     apply_theme(app, theme)
 
 
-async def open_settings(app: InteractiveApp, args: str = "") -> None:
+async def open_settings(app: CommandHost, args: str = "") -> None:
     """The list: Enter flips a yes/no setting or opens the choices of another one."""
     specs = offered(app)
     width = max(len(spec.label) for spec in specs)
@@ -166,7 +166,7 @@ async def open_settings(app: InteractiveApp, args: str = "") -> None:
         await _choose_value(app, spec, choices)
 
 
-async def _choose_value(app: InteractiveApp, spec: SettingSpec, choices: tuple[str, ...]) -> None:
+async def _choose_value(app: CommandHost, spec: SettingSpec, choices: tuple[str, ...]) -> None:
     before = current_value(app, spec)
     picker = Picker(
         "picker", spec.label, source=lambda q: [Row(c, c) for c in choices if matches_tokens(q, c)]

@@ -1,5 +1,5 @@
-"""The selector commands added to the built-ins: /tree, /resume, /model's picker, /scoped-models,
-/settings, /hotkeys (the key bindings in effect), /login and /logout."""
+"""The built-in commands that open a selector or read the keymap: /tree, /resume, /model's
+picker, /scoped-models, /settings, /hotkeys (the key bindings in effect), /login and /logout."""
 
 from __future__ import annotations
 
@@ -7,18 +7,20 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
-Handler = Callable[["InteractiveApp", str], Awaitable[None]]
+Handler = Callable[["CommandHost", str], Awaitable[None]]
 
 
-async def _tree(app: InteractiveApp, args: str) -> None:
+async def tree_command(app: CommandHost, args: str) -> None:
+    """/tree."""
     from pi_core.modes.interactive.selectors.tree import open_tree
 
     await open_tree(app)
 
 
-async def _resume(app: InteractiveApp, args: str) -> None:
+async def resume_command(app: CommandHost, args: str) -> None:
+    """/resume."""
     from pi_core.modes.interactive.selectors.sessions import pick_session
 
     await pick_session(app)
@@ -27,7 +29,7 @@ async def _resume(app: InteractiveApp, args: str) -> None:
 def model_command(direct: Handler) -> Handler:
     """`/model provider/id` switches directly; `/model` alone opens the selector."""
 
-    async def run(app: InteractiveApp, args: str) -> None:
+    async def run(app: CommandHost, args: str) -> None:
         if args.strip():
             await direct(app, args)
             return
@@ -38,19 +40,22 @@ def model_command(direct: Handler) -> Handler:
     return run
 
 
-async def _scoped_models(app: InteractiveApp, args: str) -> None:
+async def scoped_models_command(app: CommandHost, args: str) -> None:
+    """/scoped-models."""
     from pi_core.modes.interactive.selectors.models import scope_models
 
     await scope_models(app)
 
 
-async def _settings(app: InteractiveApp, args: str) -> None:
+async def settings_command(app: CommandHost, args: str) -> None:
+    """/settings."""
     from pi_core.modes.interactive.settings_view import open_settings
 
     await open_settings(app)
 
 
-async def _hotkeys(app: InteractiveApp, args: str) -> None:
+async def hotkeys_command(app: CommandHost, args: str) -> None:
+    """/hotkeys."""
     from pi_core.modes.interactive.keybindings import hotkey_rows
 
     rows = [(keys, f"{description}  [{action}]") for keys, action, description
@@ -68,29 +73,15 @@ async def _hotkeys(app: InteractiveApp, args: str) -> None:
     app.transcript.status(f"Keyboard shortcuts ({where})\n" + text, "")
 
 
-async def _login(app: InteractiveApp, args: str) -> None:
+async def login_command(app: CommandHost, args: str) -> None:
+    """/login."""
     from pi_core.modes.interactive.login import login
 
     await login(app, args)
 
 
-async def _logout(app: InteractiveApp, args: str) -> None:
+async def logout_command(app: CommandHost, args: str) -> None:
+    """/logout."""
     from pi_core.modes.interactive.login import logout
 
     await logout(app, args)
-
-
-def selector_commands(direct_model: Handler) -> list[tuple[str, str, Handler]]:
-    """(name, description, handler) of every command this module adds or replaces."""
-    from pi_core.modes.interactive.login import LOGIN_HELP, LOGOUT_HELP
-
-    return [
-        ("tree", "Navigate the session tree (switch branches)", _tree),
-        ("resume", "Resume a different session", _resume),
-        ("model", "Select a model (or /model provider/id)", model_command(direct_model)),
-        ("scoped-models", "Choose the models Ctrl+P cycles through", _scoped_models),
-        ("settings", "Open the settings", _settings),
-        ("hotkeys", "Show the key bindings in effect", _hotkeys),
-        ("login", LOGIN_HELP, _login),
-        ("logout", LOGOUT_HELP, _logout),
-    ]

@@ -10,7 +10,7 @@ from pi_core.fuzzy import fuzzy_score
 from pi_core.modes.interactive.selectors.picker import Picker, Row, run_dialog
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 
 def model_rows(models: list[Any], current: Any, query: str) -> list[Row]:
@@ -34,7 +34,7 @@ def model_rows(models: list[Any], current: Any, query: str) -> list[Row]:
     return rows
 
 
-async def select_model(app: InteractiveApp) -> None:
+async def select_model(app: CommandHost) -> None:
     """The model selector: only models whose provider has a key; Enter switches."""
     session = app.session
     models = session.model_registry.available_models()
@@ -60,7 +60,7 @@ async def select_model(app: InteractiveApp) -> None:
     app.transcript.status(f"Model: {chosen.key}")
 
 
-async def scope_models(app: InteractiveApp) -> None:
+async def scope_models(app: CommandHost) -> None:
     """Toggle models with Enter; Ctrl+S saves them as `enabledModels` for Ctrl+P."""
     session = app.session
     models = session.model_registry.available_models()

@@ -13,7 +13,7 @@ from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.terminal_text import sanitize
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import DialogHost
 
 MAX_VISIBLE = 12
 
@@ -131,7 +131,7 @@ class Picker(Dialog):
         return lines
 
 
-async def run_dialog(app: InteractiveApp, dialog: Dialog) -> Any:
+async def run_dialog(app: DialogHost, dialog: Dialog) -> Any:
     """Show a dialog in the editor's place and wait for its answer (None when cancelled)."""
     app.open_dialog(dialog)
     try:
@@ -140,12 +140,12 @@ async def run_dialog(app: InteractiveApp, dialog: Dialog) -> Any:
         app.close_dialog(dialog)
 
 
-async def choose(app: InteractiveApp, title: str, options: list[str], message: str = "") -> Any:
+async def choose(app: DialogHost, title: str, options: list[str], message: str = "") -> Any:
     """A plain select dialog (no search): the chosen option or None."""
     return await run_dialog(app, Dialog("select", title, options, message=message))
 
 
-async def ask_text(app: InteractiveApp, title: str, prefill: str = "", message: str = "") -> Any:
+async def ask_text(app: DialogHost, title: str, prefill: str = "", message: str = "") -> Any:
     """A one-line input dialog: the text or None."""
     return await run_dialog(app, Dialog("input", title, message=message, prefill=prefill))
 
@@ -156,7 +156,7 @@ def matches_tokens(query: str, text: str) -> bool:
     return all(token in haystack for token in query.lower().split())
 
 
-def dialog_own_keys(app: InteractiveApp) -> Any:
+def dialog_own_keys(app: DialogHost) -> Any:
     """The open dialog's own keys (a picker's), consulted after the app's dialog keys."""
     from prompt_toolkit.key_binding import DynamicKeyBindings
 

@@ -15,7 +15,7 @@ from pi_core.modes.interactive.selectors.picker import Picker, Row, ask_text, ch
 from pi_core.session.listing import SessionInfo
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 SORTS = ("threaded", "recent", "relevance")
 RESUME_HINT = (
@@ -146,7 +146,7 @@ class SessionList:
         return f"scope: {scope} (tab) · sort: {self.sort} (ctrl+s){named}"
 
 
-def _bind(app: InteractiveApp, picker: Picker, listing: SessionList) -> None:
+def _bind(app: CommandHost, picker: Picker, listing: SessionList) -> None:
     keymap = app.keymap
     kb = picker.key_bindings
 
@@ -191,7 +191,7 @@ def _bind(app: InteractiveApp, picker: Picker, listing: SessionList) -> None:
     bind("app.session.delete", act("delete"))
 
 
-async def pick_session(app: InteractiveApp, *, exit_on_cancel: bool = False) -> None:
+async def pick_session(app: CommandHost, *, exit_on_cancel: bool = False) -> None:
     """The resume picker: Enter resumes, Ctrl+R renames, Ctrl+D deletes (after a Yes)."""
     session = app.session
     folder = session.session_manager.session_dir
@@ -231,7 +231,7 @@ async def pick_session(app: InteractiveApp, *, exit_on_cancel: bool = False) -> 
         selected = answer
 
 
-def _rename(info: SessionInfo, name: str, app: InteractiveApp) -> None:
+def _rename(info: SessionInfo, name: str, app: CommandHost) -> None:
     if str(info.path) == app.session.session_file:
         app.session.set_session_name(name)
         app.update_title()
@@ -245,7 +245,7 @@ def _rename(info: SessionInfo, name: str, app: InteractiveApp) -> None:
         manager.close()
 
 
-async def _delete(app: InteractiveApp, info: SessionInfo) -> None:
+async def _delete(app: CommandHost, info: SessionInfo) -> None:
     if str(info.path) == app.session.session_file:
         app.transcript.status("Cannot delete the session that is open", "yellow")
         return
@@ -261,7 +261,7 @@ async def _delete(app: InteractiveApp, info: SessionInfo) -> None:
     app.transcript.status(f"Deleted session {title}")
 
 
-async def _resume(app: InteractiveApp, info: SessionInfo) -> bool:
+async def _resume(app: CommandHost, info: SessionInfo) -> bool:
     """Switch to the session; False when the user went back to the list."""
     if info.cwd and not os.path.isdir(info.cwd):
         here = str(app.session.cwd)
@@ -277,7 +277,7 @@ async def _resume(app: InteractiveApp, info: SessionInfo) -> bool:
     if result.get("cancelled"):
         app.transcript.status("Resume cancelled", "yellow")
         return True
-    width = app._columns()
+    width = app.columns()
     for message in app.session.messages:
         app.transcript.message(message, width)
     app.update_title()

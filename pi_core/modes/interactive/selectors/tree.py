@@ -11,7 +11,7 @@ from pi_core.modes.interactive.selectors.picker import Picker, ask_text, choose,
 from pi_core.modes.interactive.selectors.tree_rows import FILTERS, TreeState, flatten
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import CommandHost
 
 NO_SUMMARY = "No summary"
 SUMMARIZE = "Summarize"
@@ -24,13 +24,13 @@ TREE_HINT = (
 )
 
 
-def _tree_state(app: InteractiveApp, mode: str) -> TreeState:
+def _tree_state(app: CommandHost, mode: str) -> TreeState:
     manager = app.session.session_manager
     active = {entry.id for entry in manager.get_branch()}
     return TreeState(flatten(manager.get_tree(), active), manager.get_leaf_id(), mode)
 
 
-def _filter_keys(app: InteractiveApp, picker: Picker, state: TreeState) -> None:
+def _filter_keys(app: CommandHost, picker: Picker, state: TreeState) -> None:
     keymap = app.keymap
     kb = picker.key_bindings
 
@@ -107,7 +107,7 @@ def _title(state: TreeState) -> str:
     return "Session Tree" + ("" if state.mode == "default" else f" [{state.mode}]")
 
 
-async def open_tree(app: InteractiveApp, args: str = "") -> None:
+async def open_tree(app: CommandHost, args: str = "") -> None:
     """Show the tree; Enter navigates (asking about a summary), Shift+L edits a label."""
     manager = app.session.session_manager
     if not manager.get_entries():
@@ -144,7 +144,7 @@ async def open_tree(app: InteractiveApp, args: str = "") -> None:
         selected = answer  # Esc in the summary prompt: back to the tree
 
 
-async def _navigate(app: InteractiveApp, target: str) -> bool:
+async def _navigate(app: CommandHost, target: str) -> bool:
     """Ask about the summary and move; False when the user went back to the tree."""
     summarize = False
     custom: str | None = None
@@ -158,13 +158,13 @@ async def _navigate(app: InteractiveApp, target: str) -> bool:
                 return False
         summarize = choice != NO_SUMMARY
     if summarize:
-        app.working = "Summarizing branch... (escape to cancel)"
+        app.state.working = "Summarizing branch... (escape to cancel)"
     try:
         result = await app.session.navigate_tree(
             target, summarize=summarize, custom_instructions=custom or None
         )
     finally:
-        app.working = None
+        app.state.working = None
     if result.get("cancelled"):
         app.transcript.status("Navigation cancelled", "yellow")
         return True
@@ -177,20 +177,9 @@ async def _navigate(app: InteractiveApp, target: str) -> bool:
     return True
 
 
-def _reprint(app: InteractiveApp) -> None:
+def _reprint(app: CommandHost) -> None:
     """Print the new branch's messages so the scrollback shows where the session is now."""
-    width = app._columns()
+    width = app.columns()
     app.transcript.status("─── branch ───", "")
     for message in app.session.messages:
         app.transcript.message(message, width)
-
-
-async def double_escape(app: InteractiveApp) -> None:
-    """Run the `doubleEscapeAction` setting: the tree, a fork, or nothing."""
-    action = app.session.settings.get_double_escape_action()
-    if action == "tree":
-        await open_tree(app)
-    elif action == "fork":
-        from pi_core.modes.interactive.commands import BUILTINS
-
-        await BUILTINS["fork"].handler(app, "")

@@ -18,7 +18,7 @@ from pi_core.modes.interactive.themes.loader import (
 )
 
 if TYPE_CHECKING:
-    from pi_core.modes.interactive.app import InteractiveApp
+    from pi_core.modes.interactive.host import Themed
 
 OSC11_TIMEOUT = 0.15
 RELOAD_POLL_SECONDS = 0.5
@@ -122,7 +122,7 @@ def startup_theme(session: Any, color: bool = True) -> tuple[Theme, list[str]]:
     return load_theme(session, name, color)
 
 
-def apply_theme(app: InteractiveApp, theme: Theme) -> None:
+def apply_theme(app: Themed, theme: Theme) -> None:
     """Switch the REPL's colours in place (later output and the live region use them)."""
     app.theme.styles = dict(theme.styles)
     app.theme.name = theme.name
@@ -135,7 +135,7 @@ def theme_file(session: Any, name: str) -> str | None:
     return source.path if source is not None else None
 
 
-def _stamp(app: InteractiveApp) -> tuple[str | None, float]:
+def _stamp(app: Themed) -> tuple[str | None, float]:
     path = theme_file(app.session, app.theme.name)
     if path is None:
         return (None, 0.0)
@@ -145,12 +145,12 @@ def _stamp(app: InteractiveApp) -> tuple[str | None, float]:
         return (path, 0.0)
 
 
-def start_theme_watch(app: InteractiveApp) -> None:
+def start_theme_watch(app: Themed) -> None:
     """Note the active theme file's time now, then poll it in the background."""
     app.spawn(_watch_theme(app, _stamp(app)), "theme reload")
 
 
-async def _watch_theme(app: InteractiveApp, last: tuple[str | None, float]) -> None:
+async def _watch_theme(app: Themed, last: tuple[str | None, float]) -> None:
     """Reload the active theme when its file changes; a broken edit keeps the current colours."""
     while True:
         await asyncio.sleep(RELOAD_POLL_SECONDS)
@@ -160,7 +160,7 @@ async def _watch_theme(app: InteractiveApp, last: tuple[str | None, float]) -> N
         last = now
 
 
-def _reload_from_file(app: InteractiveApp, path: str) -> None:
+def _reload_from_file(app: Themed, path: str) -> None:
     from pi_core.resources.themes import load_theme_file
 
     loaded = load_theme_file(path)
