@@ -75,7 +75,12 @@ def _independent_signature(url: str, headers: dict[str, str]) -> str:
     )
     scope = "20260102/us-east-1/bedrock/aws4_request"
     to_sign = "\n".join(
-        ["AWS4-HMAC-SHA256", "20260102T030405Z", scope, hashlib.sha256(canonical.encode()).hexdigest()]
+        [
+            "AWS4-HMAC-SHA256",
+            "20260102T030405Z",
+            scope,
+            hashlib.sha256(canonical.encode()).hexdigest(),
+        ]
     )
     key = b"AWS4wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"
     for part in ("20260102", "us-east-1", "bedrock", "aws4_request"):
@@ -111,7 +116,9 @@ async def test_a_profile_gives_credentials_and_region(
     (tmp_path / "aws-config").write_text("[profile work]\nregion = ap-southeast-2\n")
     monkeypatch.setenv("AWS_PROFILE", "work")
     with FakeLLMServer() as server:
-        request = await _request(model(server.base_url), StreamOptions(), {"messages": []}, EncodedParts())
+        request = await _request(
+            model(server.base_url), StreamOptions(), {"messages": []}, EncodedParts()
+        )
     assert request.base_url == server.base_url
     assert "AKIDPROFILE/" in request.headers["authorization"]
     assert "/ap-southeast-2/bedrock/" in request.headers["authorization"]
@@ -151,7 +158,8 @@ async def test_no_credentials_is_a_clear_error() -> None:
         (CATALOG_URL, {"AWS_PROFILE": "p"}, Endpoint("", None)),
         ("https://proxy.example/bedrock", {"AWS_REGION": "eu-central-1"},
          Endpoint("https://proxy.example/bedrock", "eu-central-1")),
-        ("https://proxy.example/bedrock", {}, Endpoint("https://proxy.example/bedrock", "us-east-1")),
+        ("https://proxy.example/bedrock", {},
+         Endpoint("https://proxy.example/bedrock", "us-east-1")),
     ],
 )  # fmt: skip
 def test_endpoint_and_region_as_pi_resolves_them(

@@ -134,7 +134,13 @@ def test_tool_results_of_a_turn_share_one_user_message() -> None:
     assert body["messages"][2] == {
         "role": "user",
         "content": [
-            {"toolResult": {"toolUseId": "call_0", "content": [{"text": "r0"}], "status": "success"}},
+            {
+                "toolResult": {
+                    "toolUseId": "call_0",
+                    "content": [{"text": "r0"}],
+                    "status": "success",
+                }
+            },
             {"toolResult": {"toolUseId": "call_1", "content": [{"text": "r1"}], "status": "error"}},
         ],
     }
