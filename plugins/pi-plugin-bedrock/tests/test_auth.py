@@ -4,6 +4,7 @@ botocore at start-up."""
 from __future__ import annotations
 
 import datetime
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -177,3 +178,25 @@ def test_loading_the_plugin_imports_neither_botocore_nor_httpx() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stderr
+
+
+def test_pi_starts_and_lists_bedrock_models_without_importing_botocore(tmp_path: Path) -> None:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(tmp_path),
+        "PI_CODING_AGENT_DIR": str(tmp_path / "agent"),
+        "PI_OFFLINE": "1",
+        "AWS_ACCESS_KEY_ID": "AKIDTEST",
+        "AWS_SECRET_ACCESS_KEY": "secret",
+    }
+    probe = (
+        "import sys; from pi_core.cli import main; sys.argv = ['pi', '--list-models', 'nova-pro']\n"
+        "try: main()\n"
+        "finally: print(sorted(m for m in sys.modules if m.split('.')[0] in ('botocore', 'httpx')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert "amazon-bedrock" in result.stdout and "amazon.nova-pro-v1:0" in result.stdout
+    assert "(no plugin yet)" not in result.stdout, result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
