@@ -200,3 +200,31 @@ def test_pi_starts_and_lists_bedrock_models_without_importing_botocore(tmp_path:
     assert "amazon-bedrock" in result.stdout and "amazon.nova-pro-v1:0" in result.stdout
     assert "(no plugin yet)" not in result.stdout, result.stdout
     assert result.stdout.strip().splitlines()[-1] == "[]", result.stderr
+
+
+async def test_an_abort_ends_a_slow_credential_lookup(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import threading
+
+    from pi_plugin_bedrock import auth
+
+    from pi_core.abort import AbortController
+
+    entered, release = threading.Event(), threading.Event()
+
+    def slow_lookup(*args: object) -> str:
+        entered.set()
+        release.wait(30)
+        return "http://127.0.0.1:9"
+
+    monkeypatch.setattr(auth, "_finish", slow_lookup)
+    controller = AbortController()
+    options = StreamOptions(max_retries=0, signal=controller.signal)
+    events = stream_converse(model(), CONTEXT, options)
+    assert (await anext(events)).type == "start"
+    final_task = asyncio.ensure_future(anext(events))
+    await asyncio.to_thread(entered.wait, 30)  # the lookup is running: abort now
+    controller.abort()
+    final = await asyncio.wait_for(final_task, 30)
+    release.set()
+    assert final.type == "error" and final.error.stop_reason == "aborted"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from pi_core.providers import (
     WireAPI,
     WireRequest,
     WireTranslator,
+    encode_body,
     run_stream,
 )
 from pi_plugin_bedrock.auth import authenticate
@@ -163,13 +163,15 @@ async def _request(
     """Sign (or add the bearer token to) the body pi would send, at the endpoint pi would use."""
     model_id = str(payload.get("modelId") or model.id)
     body_fields = {key: value for key, value in payload.items() if key != "modelId"}
-    body = json.dumps(body_fields, ensure_ascii=False, separators=(",", ":")).encode()
+    body = encode_body(body_fields)  # compact, non-ASCII as is: the AWS SDK's JSON
     headers = {"content-type": "application/json"}
     for source in (model.headers, options.headers):
         for name, value in (source or {}).items():
             headers[name.lower()] = value
     path = converse_path(model_id)
-    base_url = await authenticate(resolve_endpoint(model.base_url), path, body, headers)
+    signing = authenticate(resolve_endpoint(model.base_url), path, body, headers)
+    # finding credentials may read files or ask a metadata service: an abort ends the wait
+    base_url = await (options.signal.race(signing) if options.signal else signing)
     return WireRequest(base_url, path, body, headers)
 
 
