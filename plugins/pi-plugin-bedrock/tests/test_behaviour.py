@@ -201,3 +201,20 @@ async def test_a_frame_with_a_bad_crc_fails_the_response() -> None:
     assert "checksum" in json.dumps(final.error.error_message).lower() or "crc" in (
         final.error.error_message.lower()
     )
+
+
+async def test_usage_with_cache_counts_costs_the_model_prices() -> None:
+    from pi_core.ai.model import ModelCost
+
+    usage = {"inputTokens": 1_000_000, "outputTokens": 2_000_000, "cacheReadInputTokens": 500_000,
+             "cacheWriteInputTokens": 100_000, "totalTokens": 3_600_000}  # fmt: skip
+    with FakeLLMServer() as server:
+        server.queue(stream(turn(text_frames(["x"]), usage=usage)))
+        model = model_at(server).model_copy(
+            update={"cost": ModelCost(input=3, output=15, cache_read=0.3, cache_write=3.75)}
+        )
+        events = [e async for e in stream_converse(model, CONTEXT, StreamOptions(max_retries=0))]
+    message = events[-1].message
+    assert (message.usage.cache_read, message.usage.cache_write) == (500_000, 100_000)
+    assert message.usage.total_tokens == 3_600_000
+    assert message.usage.cost.total == pytest.approx(3 + 30 + 0.15 + 0.375)
