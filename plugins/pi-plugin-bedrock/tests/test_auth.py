@@ -230,3 +230,14 @@ async def test_an_abort_ends_a_slow_credential_lookup(monkeypatch: pytest.Monkey
     final = await asyncio.wait_for(final_task, 30)
     release.set()
     assert final.type == "error" and final.error.stop_reason == "aborted"
+
+
+async def test_skip_auth_signs_with_dummy_keys_even_with_a_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("AWS_BEDROCK_SKIP_AUTH", "1")
+    monkeypatch.setenv("AWS_BEARER_TOKEN_BEDROCK", "unused")
+    request = await _request(model(), StreamOptions(), {"messages": []}, EncodedParts())
+    assert request.headers["authorization"].startswith(
+        "AWS4-HMAC-SHA256 Credential=dummy-access-key/"
+    )
