@@ -63,8 +63,10 @@ async def poll_device_code(
         if error == "slow_down":
             slowed = True
             given = answer.get("interval")
-            fine = isinstance(given, int | float) and given > 0
-            interval = float(given) if fine else interval + 5
+            if isinstance(given, int | float) and given > 0:
+                interval = float(given)
+            else:
+                interval += 5
             multiplier = SLOW_DOWN_MULTIPLIER
             continue
         description = answer.get("error_description")
