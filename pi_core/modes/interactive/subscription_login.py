@@ -1,0 +1,67 @@
+"""`/login` → "Use a subscription": run a plugin's login flow in the REPL, as pi's login dialog.
+
+The URL is shown (and opened in the browser); a flow with a callback server also takes a pasted
+redirect URL, whichever comes first; a device-code flow shows its code while it polls.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pi_core.ai.oauth import LoginCallbacks, LoginPrompt, LoginProvider, OAuthError
+from pi_core.ai.oauth.browser import open_browser
+from pi_core.modes.interactive.dialogs import Dialog
+from pi_core.modes.interactive.selectors.picker import run_dialog
+
+if TYPE_CHECKING:
+    from pi_core.modes.interactive.app import InteractiveApp
+
+CANCELLED = "Login cancelled"
+PASTE_MESSAGE = "Paste redirect URL below, or complete login in browser:"
+
+
+def _callbacks(app: InteractiveApp, provider: LoginProvider) -> LoginCallbacks:
+    async def ask(message: str) -> str:
+        answer = await run_dialog(app, Dialog("input", provider.name, message=message))
+        if answer is None:
+            raise OAuthError(CANCELLED)
+        return str(answer)
+
+    async def on_prompt(prompt: LoginPrompt) -> str:
+        return await ask(prompt.message)
+
+    async def pasted() -> str:
+        return await ask(PASTE_MESSAGE)
+
+    def on_auth(url: str, instructions: str | None) -> None:
+        app.transcript.status(f"Log in to {provider.name}: {url}", "cyan")
+        if instructions:
+            app.transcript.status(instructions, "yellow")
+        if not provider.uses_callback_server:
+            app.transcript.status("Waiting for browser authentication...")
+        open_browser(url)
+        app.invalidate()
+
+    def on_progress(message: str) -> None:
+        app.transcript.status(message)
+        app.invalidate()
+
+    manual = pasted if provider.uses_callback_server else None
+    return LoginCallbacks(on_auth, on_prompt, on_progress, on_manual_code_input=manual)
+
+
+async def subscription_login(app: InteractiveApp, provider: LoginProvider) -> bool:
+    """Run `provider`'s flow and store the login in auth.json; False when it failed or was
+    cancelled (and said so)."""
+    auth = app.session.model_registry.auth
+    try:
+        credentials = await provider.login(_callbacks(app, provider))
+        auth.set_oauth(provider.id, credentials)
+    except (OAuthError, OSError, ValueError) as error:
+        if str(error) != CANCELLED:
+            app.transcript.status(f"Failed to login to {provider.name}: {error}", "red")
+        else:
+            app.transcript.status(CANCELLED)
+        return False
+    app.transcript.status(f"✓ Logged in to {provider.name}; saved in {auth.path}", "green")
+    return True

@@ -1,0 +1,117 @@
+"""`/login` → "Use a subscription" → Anthropic in the real REPL against a loopback fake
+authorisation server: the URL goes to the browser (a stand-in `xdg-open` on PATH), the redirect
+URL is pasted into the dialog, the login lands in auth.json in pi's format; `/logout` removes it.
+Endpoints are moved to the fake with PI_TEST_OAUTH_ORIGIN and PI_TEST_OAUTH_CALLBACK_PORT."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pi_core.testing import FakeAuthServer
+from tests.interactive.conftest import Screen
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeAuthServer]:
+    with FakeAuthServer() as server:
+        yield server
+
+
+def browser_stand_in(home: Path) -> tuple[Path, Path]:
+    """A folder holding an `xdg-open` that writes the URL it is given to a file."""
+    folder, opened = home / "bin", home / "opened-url"
+    folder.mkdir()
+    script = folder / "xdg-open"
+    script.write_text(f'#!/bin/sh\nprintf %s "$1" > {opened}.tmp && mv {opened}.tmp {opened}\n')
+    script.chmod(0o755)
+    return folder, opened
+
+
+def wait_for_file(path: Path, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            return path.read_text()
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never appeared")
+
+
+def test_login_with_a_subscription_by_pasting_the_redirect(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    folder, opened = browser_stand_in(screen.home)
+    env = {
+        "PI_TEST_OAUTH_ORIGIN": fake.origin,
+        "PI_TEST_OAUTH_CALLBACK_PORT": str(free_port()),
+        "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+    }
+    screen.start(env=env)
+    screen.ready()
+    screen.type("/login")
+    screen.keys("Enter")
+    screen.wait_for("Select authentication method:")
+    screen.wait_for("Use an API key")
+    screen.keys("Enter")  # "Use a subscription", the first
+    screen.wait_for("Log in with a subscription")
+    screen.type("claude pro")
+    screen.wait_for("→ Anthropic (Claude Pro/Max)")
+    screen.keys("Enter")
+    screen.wait_for("Paste redirect URL below, or complete login in browser:")
+    url = wait_for_file(opened)
+    assert url.startswith(f"{fake.origin}/oauth/authorize?")
+    assert url.replace("\n", "") in "".join(screen.text().split())  # shown too, wrapped or not
+    screen.paste(fake.authorize(url))
+    screen.keys("Enter")
+    screen.wait_for("✓ Logged in to Anthropic (Claude Pro/Max)")
+    auth = screen.agent_dir / "auth.json"
+    stored = json.loads(auth.read_text())["anthropic"]
+    assert list(stored) == ["type", "refresh", "access", "expires"]
+    assert (stored["type"], stored["access"]) == ("oauth", "sk-ant-oat01-access-1")
+    assert stat.S_IMODE(auth.stat().st_mode) == 0o600
+    [exchange] = fake.requests
+    assert exchange.body["grant_type"] == "authorization_code"  # the fake checked the verifier
+
+    screen.type("/logout anthropic")
+    screen.keys("Enter")
+    screen.wait_for("Removed the credentials of anthropic")
+    assert "anthropic" not in json.loads(auth.read_text())
+
+
+def test_a_cancelled_subscription_login_stores_nothing(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    folder, _ = browser_stand_in(screen.home)
+    env = {
+        "PI_TEST_OAUTH_ORIGIN": fake.origin,
+        "PI_TEST_OAUTH_CALLBACK_PORT": str(free_port()),
+        "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+    }
+    screen.start(env=env)
+    screen.ready()
+    screen.type("/login")
+    screen.keys("Enter")
+    screen.wait_for("Use an API key")
+    screen.keys("Enter")
+    screen.wait_for("Log in with a subscription")
+    screen.type("chatgpt")
+    screen.wait_for("→ ChatGPT Plus/Pro (Codex Subscription)")
+    screen.keys("Enter")
+    screen.wait_for("Paste redirect URL below")
+    screen.keys("Escape")
+    screen.wait_for("Login cancelled")
+    assert not (screen.agent_dir / "auth.json").exists()
+    assert fake.requests == []
