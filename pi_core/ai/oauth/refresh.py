@@ -29,22 +29,31 @@ def refresh_stored_login(path: Path, provider: LoginProvider) -> tuple[str | Non
     processes (pi's and ours) only the first refreshes and the others use what it wrote. A refresh
     that fails raises OAuthRefreshError naming /login and leaves the stored record as it was.
     """
+    from pi_core.fileio import LockTimeout
+
+    try:
+        with held_lock(path):
+            return _refresh_locked(path, provider)
+    except LockTimeout as error:
+        raise OAuthRefreshError(f"{error}; cannot refresh the {provider.name} login") from error
+
+
+def _refresh_locked(path: Path, provider: LoginProvider) -> tuple[str | None, dict[str, Any]]:
     from pi_core.fileio import PRIVATE_MODE, atomic_write
 
-    with held_lock(path):
-        data = _read(path)
-        entry = data.get(provider.id)
-        if not isinstance(entry, dict) or not is_oauth_entry(entry):
-            return None, data
-        if not is_expired(entry):
-            return provider.api_key(entry), data
-        try:
-            fresh = provider.refresh({k: v for k, v in entry.items() if k != "type"})
-        except (OAuthError, KeyError, TypeError, ValueError) as error:
-            raise OAuthRefreshError(
-                f"Your {provider.name} login expired and could not be refreshed ({error}). "
-                f"Run /login to log in to {provider.name} again."
-            ) from error
-        data[provider.id] = to_entry(fresh)
-        atomic_write(path, json.dumps(data, indent=2), mode=PRIVATE_MODE)
-        return provider.api_key(fresh), data
+    data = _read(path)
+    entry = data.get(provider.id)
+    if not isinstance(entry, dict) or not is_oauth_entry(entry):
+        return None, data
+    if not is_expired(entry):
+        return provider.api_key(entry), data
+    try:
+        fresh = provider.refresh({k: v for k, v in entry.items() if k != "type"})
+    except (OAuthError, KeyError, TypeError, ValueError) as error:
+        raise OAuthRefreshError(
+            f"Your {provider.name} login expired and could not be refreshed ({error}). "
+            f"Run /login to log in to {provider.name} again."
+        ) from error
+    data[provider.id] = to_entry(fresh)
+    atomic_write(path, json.dumps(data, indent=2), mode=PRIVATE_MODE)
+    return provider.api_key(fresh), data

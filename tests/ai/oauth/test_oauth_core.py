@@ -239,3 +239,29 @@ def test_two_processes_refresh_once_under_the_lock(tmp_path: Path) -> None:
         keys = [run.communicate(timeout=60)[0].strip() for run in runs]
         assert keys == ["sk-ant-oat01-access-1", "sk-ant-oat01-access-1"]
         assert fake.paths("POST") == ["/v1/oauth/token"]
+
+
+def test_a_lock_pi_renews_every_15_s_is_not_taken_for_a_crash(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    path = tmp_path / "auth.json"
+    lock = Path(f"{path}.lock")
+    with FakeAuthServer() as fake:
+        fake.refresh_tokens.add("old-refresh")
+        write_auth(path, {"anthropic": {"type": "oauth", "refresh": "old-refresh",
+                                        "access": "old", "expires": now_ms() - 1}})  # fmt: skip
+        lock.mkdir()  # pi is refreshing: its lock was last renewed 20 s ago
+        twenty_ago = time.time() - 20
+        os.utime(lock, (twenty_ago, twenty_ago))
+        auth = AuthStorage(path)
+        auth.add_login_provider(TokenLogin(fake.origin))
+        keys: list[str | None] = []
+        waiting = threading.Thread(target=lambda: keys.append(auth.stored_key("anthropic")))
+        waiting.start()
+        write_auth(path, {"anthropic": {"type": "oauth", "refresh": "r1", "access": "by-pi",
+                                        "expires": now_ms() + 60_000}})  # fmt: skip
+        lock.rmdir()  # pi is done
+        waiting.join(timeout=30)
+        assert keys == ["by-pi"]
+        assert fake.requests == []

@@ -83,3 +83,36 @@ def test_a_login_stored_here_is_read_by_pi(tmp_path: Path) -> None:
     seen = json.loads(run_pi("read", str(path), "github-copilot"))
     assert seen["apiKey"] == "tid=9;proxy-ep=proxy.x"
     assert seen["credential"] == {"type": "oauth", **{k: v for k, v in credentials.items() if v}}
+
+
+@needs_pi
+def test_a_refresh_waits_for_pis_lock_and_uses_what_pi_wrote(
+    fake: FakeAuthServer, tmp_path: Path
+) -> None:
+    import threading
+
+    path = tmp_path / "auth.json"
+    expired = {"type": "oauth", "refresh": "r0", "access": "old", "expires": now_ms() - 1}
+    path.write_text(json.dumps({"anthropic": expired}))
+    fake.refresh_tokens.add("r0")
+    holder = subprocess.Popen(
+        ["node", str(HERE / "pi_lock_holder.mjs"), str(path)], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PI_REF": str(PI_REF)},
+    )  # fmt: skip
+    assert holder.stdin is not None and holder.stdout is not None
+    assert holder.stdout.readline().strip() == "locked"
+    auth = AuthStorage(path)
+    auth.add_login_provider(AnthropicLogin())
+    keys: list[str | None] = []
+    waiting = threading.Thread(target=lambda: keys.append(auth.stored_key("anthropic")))
+    waiting.start()
+    # pi, holding the lock, refreshes first and writes its result; then it lets go.
+    refreshed = {"type": "oauth", "refresh": "r1", "access": "by-pi", "expires": now_ms() + 60_000}
+    holder.stdin.write(json.dumps({"anthropic": refreshed}) + "\n")
+    holder.stdin.flush()
+    assert holder.stdout.readline().strip() == "released"
+    waiting.join(timeout=30)
+    holder.stdin.close()
+    holder.wait(timeout=30)
+    assert keys == ["by-pi"]
+    assert fake.requests == []  # we never refreshed: the lock kept us out until pi was done
