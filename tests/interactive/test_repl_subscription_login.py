@@ -115,3 +115,57 @@ def test_a_cancelled_subscription_login_stores_nothing(
     screen.wait_for("Login cancelled")
     assert not (screen.agent_dir / "auth.json").exists()
     assert fake.requests == []
+
+
+def test_copilot_device_code_login_shows_the_code_and_stores_the_tokens(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    folder, opened = browser_stand_in(screen.home)
+    env = {"PI_TEST_OAUTH_ORIGIN": fake.origin,
+           "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    fake.pending_polls = 1
+    screen.start(env=env)
+    screen.ready()
+    screen.type("/login")
+    screen.keys("Enter")
+    screen.wait_for("Use an API key")
+    screen.keys("Enter")
+    screen.wait_for("Log in with a subscription")
+    screen.type("copilot")
+    screen.wait_for("→ GitHub Copilot")
+    screen.keys("Enter")
+    screen.wait_for("GitHub Enterprise URL/domain (blank for github.com)")
+    screen.keys("Enter")
+    screen.wait_for("Enter code: ABCD-1234")
+    screen.wait_for("Waiting for browser authentication...")
+    assert wait_for_file(opened) == f"{fake.origin}/login/device"
+    screen.wait_for("✓ Logged in to GitHub Copilot")
+    stored = json.loads((screen.agent_dir / "auth.json").read_text())["github-copilot"]
+    assert (stored["type"], stored["refresh"]) == ("oauth", "gho_github_token")
+    assert stored["access"].startswith("tid=copilot-1;")
+    screen.wait_for(lambda s: "Waiting for browser authentication" not in s)  # the dialog closed
+
+
+def test_copilot_device_code_login_can_be_cancelled_while_it_polls(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    folder, _ = browser_stand_in(screen.home)
+    env = {"PI_TEST_OAUTH_ORIGIN": fake.origin,
+           "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    fake.pending_polls = 10_000  # never approved
+    screen.start(env=env)
+    screen.ready()
+    screen.type("/login")
+    screen.keys("Enter")
+    screen.wait_for("Use an API key")
+    screen.keys("Enter")
+    screen.wait_for("Log in with a subscription")
+    screen.type("copilot")
+    screen.wait_for("→ GitHub Copilot")
+    screen.keys("Enter")
+    screen.wait_for("GitHub Enterprise URL/domain")
+    screen.keys("Enter")
+    screen.wait_for("Waiting for browser authentication...")
+    screen.keys("Escape")
+    screen.wait_for("Login cancelled")
+    assert not (screen.agent_dir / "auth.json").exists()

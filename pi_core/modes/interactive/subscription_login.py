@@ -6,9 +6,18 @@ redirect URL, whichever comes first; a device-code flow shows its code while it 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from pi_core.ai.oauth import LoginCallbacks, LoginPrompt, LoginProvider, OAuthError
+from pi_core.ai.oauth import (
+    LoginCallbacks,
+    LoginPrompt,
+    LoginProvider,
+    OAuthCredentials,
+    OAuthError,
+)
 from pi_core.ai.oauth.browser import open_browser
 from pi_core.modes.interactive.dialogs import Dialog
 from pi_core.modes.interactive.selectors.picker import run_dialog
@@ -20,7 +29,12 @@ CANCELLED = "Login cancelled"
 PASTE_MESSAGE = "Paste redirect URL below, or complete login in browser:"
 
 
-def _callbacks(app: InteractiveApp, provider: LoginProvider) -> LoginCallbacks:
+WAITING = "Waiting for browser authentication..."
+
+
+def _callbacks(
+    app: InteractiveApp, provider: LoginProvider, on_waiting: Callable[[], None]
+) -> LoginCallbacks:
     async def ask(message: str) -> str:
         answer = await run_dialog(app, Dialog("input", provider.name, message=message))
         if answer is None:
@@ -37,9 +51,9 @@ def _callbacks(app: InteractiveApp, provider: LoginProvider) -> LoginCallbacks:
         app.transcript.status(f"Log in to {provider.name}: {url}", "cyan")
         if instructions:
             app.transcript.status(instructions, "yellow")
-        if not provider.uses_callback_server:
-            app.transcript.status("Waiting for browser authentication...")
         open_browser(url)
+        if not provider.uses_callback_server:
+            on_waiting()
         app.invalidate()
 
     def on_progress(message: str) -> None:
@@ -54,14 +68,39 @@ async def subscription_login(app: InteractiveApp, provider: LoginProvider) -> bo
     """Run `provider`'s flow and store the login in auth.json; False when it failed or was
     cancelled (and said so)."""
     auth = app.session.model_registry.auth
+    dialogs: list[asyncio.Future[None]] = []
+    cancelled: list[bool] = []
+
+    async def wait_or_cancel(flow: asyncio.Task[OAuthCredentials]) -> None:
+        """A device-code flow polls: offer to cancel it meanwhile (Enter or Esc)."""
+        await run_dialog(app, Dialog("select", provider.name, ["Cancel"], message=WAITING))
+        cancelled.append(True)
+        flow.cancel()
+
+    def on_waiting() -> None:
+        dialogs.append(asyncio.ensure_future(wait_or_cancel(flow)))
+
+    flow: asyncio.Task[OAuthCredentials] = asyncio.ensure_future(
+        provider.login(_callbacks(app, provider, on_waiting))
+    )
     try:
-        credentials = await provider.login(_callbacks(app, provider))
+        credentials = await flow
         auth.set_oauth(provider.id, credentials)
+    except asyncio.CancelledError:
+        if not cancelled:
+            raise
+        app.transcript.status(CANCELLED)
+        return False
     except (OAuthError, OSError, ValueError) as error:
         if str(error) != CANCELLED:
             app.transcript.status(f"Failed to login to {provider.name}: {error}", "red")
         else:
             app.transcript.status(CANCELLED)
         return False
+    finally:
+        for dialog in dialogs:
+            dialog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await dialog
     app.transcript.status(f"✓ Logged in to {provider.name}; saved in {auth.path}", "green")
     return True
