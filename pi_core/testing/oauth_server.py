@@ -148,6 +148,8 @@ class FakeAuthServer:
             expires_at = int(time.time()) + self.expires_in
             token = f"tid=copilot-{n};exp={expires_at};proxy-ep=proxy.individual.githubcopilot.com"
             return 200, {"token": token, "expires_at": expires_at}
+        if request.path.startswith("/models/") and request.path.endswith("/policy"):
+            return 200, {}
         if request.method == "POST" and request.path.endswith("token"):
             return self._token(request.body)
         return 404, {"error": "not_found"}

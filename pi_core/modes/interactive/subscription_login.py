@@ -61,7 +61,8 @@ def _callbacks(
         app.invalidate()
 
     manual = pasted if provider.uses_callback_server else None
-    return LoginCallbacks(on_auth, on_prompt, on_progress, on_manual_code_input=manual)
+    models = [m.id for m in app.session.model_registry.all_models() if m.provider == provider.id]
+    return LoginCallbacks(on_auth, on_prompt, on_progress, manual, models)
 
 
 async def subscription_login(app: InteractiveApp, provider: LoginProvider) -> bool:

@@ -93,3 +93,17 @@ def test_domains_and_base_urls_as_pi_reads_them() -> None:
     assert copilot_base_url(token, None) == "https://api.business.githubcopilot.com"
     assert copilot_base_url("tid=1", "company.ghe.com") == "https://copilot-api.company.ghe.com"
     assert copilot_base_url(None, None) == "https://api.individual.githubcopilot.com"
+
+
+async def test_the_known_models_are_enabled_after_the_login(fake: FakeAuthServer) -> None:
+    callbacks = answering("")
+    callbacks.models = ["gpt-4o", "claude-sonnet-4"]
+    credentials = await CopilotLogin(minimum_poll_seconds=0.01).login(callbacks)
+    policies = [r for r in fake.requests if r.path.endswith("/policy")]
+    assert sorted(r.path for r in policies) == [
+        "/models/claude-sonnet-4/policy", "/models/gpt-4o/policy"
+    ]  # fmt: skip
+    for request in policies:
+        assert request.body == {"state": "enabled"}
+        assert request.headers["authorization"] == f"Bearer {credentials['access']}"
+        assert request.headers["openai-intent"] == "chat-policy"

@@ -85,6 +85,23 @@ def copilot_token(github_token: str, enterprise_domain: str | None) -> OAuthCred
     }
 
 
+def enable_model(token: str, model_id: str, enterprise_domain: str | None) -> bool:
+    """Accept a model's policy for the account, as pi does after a login (some models, Claude
+    and Grok among them, need it); False when Copilot refused or could not be reached."""
+    url = endpoint(f"{copilot_base_url(token, enterprise_domain)}/models/{model_id}/policy")
+    headers = {
+        "Authorization": f"Bearer {token}",
+        **COPILOT_HEADERS,
+        "openai-intent": "chat-policy",
+        "x-interaction-type": "chat-policy",
+    }
+    try:
+        request_json("POST", url, json_body={"state": "enabled"}, headers=headers)
+    except OAuthError:
+        return False
+    return True
+
+
 def _post_form(url: str, form: dict[str, str]) -> dict[str, Any]:
     return request_json("POST", url, form=form, headers={"User-Agent": USER_AGENT})
 
@@ -128,7 +145,16 @@ class CopilotLogin(LoginProvider):
         github_token = await poll_device_code(
             device, poll, minimum_interval=self.minimum_poll_seconds
         )
-        return await asyncio.to_thread(copilot_token, github_token, enterprise)
+        credentials = await asyncio.to_thread(copilot_token, github_token, enterprise)
+        if callbacks.models:
+            callbacks.progress("Enabling models...")
+            await asyncio.gather(
+                *(
+                    asyncio.to_thread(enable_model, credentials["access"], model, enterprise)
+                    for model in callbacks.models
+                )
+            )
+        return credentials
 
     def refresh(self, credentials: OAuthCredentials) -> OAuthCredentials:
         """Fetch a new Copilot token with the stored GitHub token."""
