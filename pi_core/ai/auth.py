@@ -131,6 +131,19 @@ class AuthStorage:
             return self._oauth_key(provider, entry)
         return None
 
+    async def refresh_if_due(self, provider: str) -> None:
+        """Refresh `provider`'s expired subscription token in a thread, so the event loop goes on
+        (a refresh may wait for pi's lock); OAuthRefreshError as `stored_key`."""
+        import asyncio
+
+        from pi_core.ai.oauth.credentials import is_expired, is_oauth_entry
+
+        entry = self._data.get(provider)
+        if provider in self._runtime or provider not in self._logins:
+            return
+        if isinstance(entry, dict) and is_oauth_entry(entry) and is_expired(entry):
+            await asyncio.to_thread(self.stored_key, provider)
+
     def _oauth_key(self, provider: str, entry: dict[str, Any]) -> str | None:
         """The access token, refreshed under pi's lock once expired (OAuthRefreshError if not)."""
         from pi_core.ai.oauth.credentials import is_expired

@@ -169,3 +169,73 @@ def test_copilot_device_code_login_can_be_cancelled_while_it_polls(
     screen.keys("Escape")
     screen.wait_for("Login cancelled")
     assert not (screen.agent_dir / "auth.json").exists()
+
+
+def anthropic_reply(text: str) -> list[dict[str, object]]:
+    """The Messages API events of a one-text answer."""
+    message = {
+        "id": "m",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude",
+        "content": [],
+        "stop_reason": None,
+        "usage": {"input_tokens": 3, "output_tokens": 1},
+    }
+    return [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+         "usage": {"output_tokens": 2}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+
+
+def expired_claude_login(screen: Screen, fake: FakeAuthServer) -> dict[str, str]:
+    """An expired Claude Pro/Max login in auth.json, anthropic served by the fake LLM server."""
+    record = {"type": "oauth", "refresh": "refresh-0", "access": "sk-ant-oat01-old",
+              "expires": int(time.time() * 1000) - 1000}  # fmt: skip
+    auth = screen.agent_dir / "auth.json"
+    auth.write_text(json.dumps({"anthropic": record}, indent=2))
+    auth.chmod(0o600)
+    models = json.loads((screen.agent_dir / "models.json").read_text())
+    models["providers"]["anthropic"] = {"baseUrl": screen.server.base_url}
+    (screen.agent_dir / "models.json").write_text(json.dumps(models))
+    return {"PI_TEST_OAUTH_ORIGIN": fake.origin}
+
+
+def test_an_expired_login_is_refreshed_when_a_prompt_needs_it(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    from pi_core.testing import FakeResponse
+
+    env = expired_claude_login(screen, fake)
+    fake.refresh_tokens.add("refresh-0")
+    screen.server.queue(FakeResponse.sse(anthropic_reply("FRESH-TOKEN-WORKS"), named=True))
+    screen.start("--provider", "anthropic", "--model", "claude-sonnet-4-5", env=env)
+    screen.wait_for("claude-sonnet-4-5")
+    screen.type("hello")
+    screen.keys("Enter")
+    screen.wait_for("FRESH-TOKEN-WORKS")
+    [request] = screen.server.requests
+    assert request.headers["authorization"] == "Bearer sk-ant-oat01-access-1"
+    stored = json.loads((screen.agent_dir / "auth.json").read_text())["anthropic"]
+    assert stored["refresh"] == "refresh-1"
+
+
+def test_a_refused_refresh_in_the_repl_says_to_log_in_again(
+    screen: Screen, fake: FakeAuthServer
+) -> None:
+    env = expired_claude_login(screen, fake)
+    before = (screen.agent_dir / "auth.json").read_text()
+    screen.start("--provider", "anthropic", "--model", "claude-sonnet-4-5", env=env)
+    screen.wait_for("claude-sonnet-4-5")
+    screen.type("hello")
+    screen.keys("Enter")
+    shown = screen.wait_for("again.")
+    said = " ".join(shown.split())  # wrapped or not
+    assert "Run /login to log in to Anthropic (Claude Pro/Max) again." in said
+    assert screen.server.requests == []
+    assert (screen.agent_dir / "auth.json").read_text() == before
