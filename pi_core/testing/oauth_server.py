@@ -2,7 +2,8 @@
 
 It speaks the endpoints pi's three logins use, whatever the host (point the flows at it with
 `PI_TEST_OAUTH_ORIGIN`): the authorisation-code grant with PKCE (`authorize()` plays the browser
-and returns the redirect URL; the token endpoint checks the verifier against the challenge), the
+and returns the redirect URL, and a GET of the authorisation URL answers with that redirect; the
+token endpoint checks the verifier against the challenge), the
 refresh grant, GitHub's device code flow and the Copilot token. Every request is recorded.
 """
 
@@ -168,6 +169,12 @@ class FakeAuthServer:
                     body = {k: v[0] for k, v in parse_qs(raw).items()}
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 request = AuthRequest(self.command, urlsplit(self.path).path, headers, body)
+                if self.command == "GET" and request.path.endswith("/authorize"):
+                    self.send_response(302)  # the user approved: back to the redirect URI
+                    self.send_header("Location", fake.authorize(self.path))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 fake.requests.append(request)
                 status, answer = fake._answer(request)
                 data = json.dumps(answer).encode("utf-8")

@@ -41,6 +41,17 @@ def browser_stand_in(home: Path) -> tuple[Path, Path]:
     return folder, opened
 
 
+def following_browser(home: Path) -> Path:
+    """A folder holding an `xdg-open` that follows the login URL, redirects included, as a
+    browser whose user approves at once."""
+    folder = home / "bin"
+    folder.mkdir()
+    script = folder / "xdg-open"
+    script.write_text('#!/bin/sh\nexec curl -sfL -o /dev/null "$1"\n')
+    script.chmod(0o755)
+    return folder
+
+
 def wait_for_file(path: Path, timeout: float = 20.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -239,3 +250,35 @@ def test_a_refused_refresh_in_the_repl_says_to_log_in_again(
     assert "Run /login to log in to Anthropic (Claude Pro/Max) again." in said
     assert screen.server.requests == []
     assert (screen.agent_dir / "auth.json").read_text() == before
+
+
+def test_chatgpt_login_completes_through_the_browser_redirect(screen: Screen) -> None:
+    import base64
+
+    def jwt(n: int) -> str:
+        claims = {"https://api.openai.com/auth": {"chatgpt_account_id": f"acct-{n}"}}
+        payload = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+        return f"e30.{payload}.sig"
+
+    folder = following_browser(screen.home)
+    with FakeAuthServer(access_token=jwt) as fake:
+        env = {
+            "PI_TEST_OAUTH_ORIGIN": fake.origin,
+            "PI_TEST_OAUTH_CALLBACK_PORT": str(free_port()),
+            "PATH": f"{folder}{os.pathsep}{os.environ['PATH']}",
+        }
+        screen.start(env=env)
+        screen.ready()
+        screen.type("/login")
+        screen.keys("Enter")
+        screen.wait_for("Use an API key")
+        screen.keys("Enter")
+        screen.wait_for("Log in with a subscription")
+        screen.type("chatgpt")
+        screen.wait_for("→ ChatGPT Plus/Pro (Codex Subscription)")
+        screen.keys("Enter")
+        screen.wait_for("✓ Logged in to ChatGPT Plus/Pro (Codex Subscription)")
+        screen.wait_for(lambda s: "Paste redirect URL" not in s)  # the paste dialog closed
+        stored = json.loads((screen.agent_dir / "auth.json").read_text())["openai-codex"]
+        assert (stored["type"], stored["accountId"]) == ("oauth", "acct-1")
+        assert [r.body["grant_type"] for r in fake.requests] == ["authorization_code"]

@@ -31,7 +31,7 @@ class CallbackServer:
         self._loop = asyncio.get_running_loop()
         self._result: asyncio.Future[str | None] = self._loop.create_future()
         server.RequestHandlerClass = self._handler_class()
-        self._thread = threading.Thread(target=server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
         self._thread.start()
 
     @classmethod
