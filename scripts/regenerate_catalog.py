@@ -40,7 +40,12 @@ CREDENTIALS = {
     "cloudflare-workers-ai": "and `CLOUDFLARE_ACCOUNT_ID` (base URL)",
     "cloudflare-ai-gateway": "and `CLOUDFLARE_ACCOUNT_ID`, `CLOUDFLARE_GATEWAY_ID` (base URL)",
 }
-LOGINS = {"anthropic", "openai-codex", "github-copilot"}
+LOGINS = {
+    "anthropic": "pi-plugin-anthropic",
+    "openai-codex": "pi-plugin-openai",
+    "github-copilot": "pi-plugin-github-copilot",
+}
+"""The subscription logins pi offers, and the plugin that brings each here."""
 
 # Run by node: the models, and the variables findEnvKeys tries for each provider (every name
 # reads as set, so findEnvKeys returns the whole list, in pi's order of preference).
@@ -118,7 +123,7 @@ def providers_table(index: dict[str, Any]) -> str:
         keys = " or ".join(f"`{variable}`" for variable in entry["env"])
         extra = CREDENTIALS.get(name, "")
         credentials = f"{keys} {extra}".strip() or "— (subscription login only)"
-        login = "/login (later)" if name in LOGINS else "—"
+        login = f"/login ({LOGINS[name]})" if name in LOGINS else "—"
         lines.append(f"| `{name}` | {entry['models']} | {apis} | {credentials} | {login} |")
     return "\n".join(lines) + "\n"
 
