@@ -9,7 +9,7 @@ import re
 from pi_core.messages import AssistantMessage
 from pi_core.providers import LLMMessage, Model, transform_messages
 
-OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode"}
+OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode", "azure-openai-responses"}
 """Providers whose tool-call ids carry a Responses item id after a `|` worth keeping."""
 
 
