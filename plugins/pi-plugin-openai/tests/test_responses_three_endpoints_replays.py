@@ -2,7 +2,8 @@
 
 The three endpoints stream the same events; each recording must give the message its own events
 describe (read here from the recording's `output_item.done` items and final response, not from
-the plugin), the same on all three.
+the plugin), the same on all three. The non-streaming answers (a JSON response object) go through
+OpenAI's and Azure's (pi's Codex stream reads SSE only).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from pi_core.ai.protocol import LLMContext, StreamOptions
 from pi_core.messages import AssistantMessage, UserMessage
 from pi_core.testing import FakeLLMServer, FakeResponse
 
-REPLAYS = Path(__file__).parent / "fixtures" / "replays"
-SOURCES = ("llm__", "mirascope__", "pydantic-ai__")
-STREAMED = sorted(p for p in REPLAYS.glob("*.sse") if p.name.startswith(SOURCES))
+REPLAYS = Path(__file__).parent / "fixtures" / "responses_replays"
+STREAMED = sorted(REPLAYS.glob("*.sse"))
 ERROR = REPLAYS / "pydantic-ai__test_openai_responses_model_http_error__0.json"
+BODIES = sorted(p for p in REPLAYS.glob("*.json") if not p.name.endswith(".request.json"))
+BODIES.remove(ERROR)
 ENDPOINTS = {
     "openai": (stream_responses, "openai-responses", "openai", "/v1", "k"),
     "azure": (stream_azure_responses, "azure-openai-responses", "azure-openai-responses",
@@ -34,8 +36,9 @@ ENDPOINTS = {
 }  # fmt: skip
 
 
-def test_the_recordings_are_there() -> None:
-    assert len(STREAMED) == 9 and ERROR.exists()
+def test_every_recording_is_replayed() -> None:
+    assert len(STREAMED) == 9 and len(BODIES) == 3 and ERROR.exists()
+    assert len(list(REPLAYS.glob("*.request.json"))) == len(STREAMED) + len(BODIES) + 1
 
 
 def recorded_events(path: Path) -> list[dict[str, Any]]:
@@ -49,12 +52,15 @@ def recorded_events(path: Path) -> list[dict[str, Any]]:
 
 def expected(path: Path) -> dict[str, Any]:
     """What the recording says the message is: blocks, usage and stop reason."""
-    events = recorded_events(path)
+    if path.suffix == ".json":
+        final = json.loads(path.read_text())
+        items = final["output"]
+    else:
+        events = recorded_events(path)
+        items = [e["item"] for e in events if e["type"] == "response.output_item.done"]
+        final = events[-1]["response"]
     blocks: list[Any] = []
-    for event in events:
-        if event["type"] != "response.output_item.done":
-            continue
-        item = event["item"]
+    for item in items:
         if item["type"] == "message":
             parts = [p.get("text", "") for p in item["content"] if p["type"] == "output_text"]
             blocks.append(("text", "".join(parts)))
@@ -63,12 +69,11 @@ def expected(path: Path) -> dict[str, Any]:
         elif item["type"] == "function_call":
             call_id = f"{item['call_id']}|{item['id']}"
             blocks.append(("toolCall", call_id, item["name"], json.loads(item["arguments"])))
-    final = events[-1]["response"]
     usage = final["usage"]
     cached = usage["input_tokens_details"]["cached_tokens"]
     has_calls = any(block[0] == "toolCall" for block in blocks)
     stop = {"completed": "toolUse" if has_calls else "stop", "incomplete": "length"}
-    return {"blocks": blocks, "stop": stop[final["status"]],
+    return {"blocks": blocks, "stop": stop[final["status"]], "id": final["id"],
             "usage": (usage["input_tokens"] - cached, cached, usage["output_tokens"])}  # fmt: skip
 
 
@@ -96,9 +101,12 @@ async def stream_once(endpoint: str, answer: FakeResponse) -> Any:
     return events[-1]
 
 
-@pytest.mark.parametrize("endpoint", sorted(ENDPOINTS))
-@pytest.mark.parametrize("recording", STREAMED, ids=lambda p: p.stem)
-async def test_a_recorded_stream_gives_its_message(endpoint: str, recording: Path) -> None:
+CASES = [(e, p) for e in sorted(ENDPOINTS) for p in STREAMED]
+CASES += [(e, p) for e in ("azure", "openai") for p in BODIES]
+
+
+@pytest.mark.parametrize(("endpoint", "recording"), CASES, ids=lambda v: getattr(v, "name", v))
+async def test_a_recorded_answer_gives_its_message(endpoint: str, recording: Path) -> None:
     final = await stream_once(endpoint, FakeResponse.replay(recording))
     want = expected(recording)
     assert final.type == "done", getattr(final, "error", None)
@@ -106,7 +114,7 @@ async def test_a_recorded_stream_gives_its_message(endpoint: str, recording: Pat
     assert blocks_of(message) == want["blocks"]
     assert message.stop_reason == want["stop"]
     assert (message.usage.input, message.usage.cache_read, message.usage.output) == want["usage"]
-    assert message.response_id == recorded_events(recording)[-1]["response"]["id"]
+    assert message.response_id == want["id"]
 
 
 @pytest.mark.parametrize("endpoint", sorted(ENDPOINTS))
