@@ -300,3 +300,10 @@ async def test_abort_mid_stream(api: str) -> None:
     final = events[-1]
     assert final.type == "error" and final.error.stop_reason == "aborted"
     assert final.error.content[0].text == "one "
+
+
+def test_without_this_plugin_the_core_names_it_for_both_apis() -> None:
+    from pi_core.ai.api_plugins import api_cell
+
+    for api in ("azure-openai-responses", "openai-codex-responses"):
+        assert api_cell(api, streamable=False) == f"{api} (needs pi-plugin-openai)"
