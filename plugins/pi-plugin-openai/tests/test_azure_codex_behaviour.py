@@ -307,3 +307,36 @@ def test_without_this_plugin_the_core_names_it_for_both_apis() -> None:
 
     for api in ("azure-openai-responses", "openai-codex-responses"):
         assert api_cell(api, streamable=False) == f"{api} (needs pi-plugin-openai)"
+
+
+def test_azure_keeps_the_item_ids_of_tool_calls_as_pi_does() -> None:
+    """Azure is one of pi's providers whose `call_id|item_id` tool-call ids keep the item id."""
+    from pi_plugin_openai.azure import build_payload
+
+    from pi_core.messages import AssistantMessage, TextContent, ToolCall, ToolResultMessage
+
+    openai = {"api": "openai-responses", "provider": "openai", "model": "gpt-5.4"}
+    messages = [
+        UserMessage(content="q"),
+        AssistantMessage(**openai, stop_reason="toolUse",
+                         content=[ToolCall(id="call_1|fc_abc", name="read", arguments={})]),
+        ToolResultMessage(tool_call_id="call_1|fc_abc", tool_name="read",
+                          content=[TextContent(text="A")]),
+    ]  # fmt: skip
+    items = build_payload(azure_model(None), LLMContext(messages=messages), StreamOptions())
+    call = items["input"][1]
+    assert (call["call_id"], call["id"]) == ("call_1", "fc_1qaoofs1vxahbg")  # pi's id for it
+
+
+@pytest.mark.parametrize(
+    ("text", "digest"),
+    [("fc_abc", "1qaoofs1vxahbg"), ("", "k4n83c7h0j2b"),
+     ("msg_" + "0123456789abcdefghijklmnopqrstuvwxyz" * 2, "9qla0oue4xpw"),
+     ("héllo 😀 wörld", "zpm4hl1o2ak9i"), ("toolu_01A09q90qw90lq917835lq9", "16u9r0o1roxgrb")],
+)  # fmt: skip
+def test_short_ids_are_pis(text: str, digest: str) -> None:
+    """Hashed ids (another provider's call items, long message ids) are the ones pi-ai's
+    `shortHash` gives (these digests were computed by it), so a resumed pi session matches."""
+    from pi_plugin_openai.history import short_hash
+
+    assert short_hash(text) == digest
