@@ -340,3 +340,18 @@ def test_short_ids_are_pis(text: str, digest: str) -> None:
     from pi_plugin_openai.history import short_hash
 
     assert short_hash(text) == digest
+
+
+async def test_codex_stops_reading_at_the_end_even_if_the_connection_stays_open() -> None:
+    import asyncio
+
+    events = responses_events("Done.", final="response.done")
+    answer = FakeResponse.sse(events)
+    answer.chunks.append(b": the backend keeps the connection open\n\n")
+    answer.pause_after_chunks = len(events)  # everything sent, then the connection is held
+    with FakeLLMServer() as server:
+        server.queue(answer)
+        async with asyncio.timeout(20):  # a guard against hanging, not a measurement
+            final = (await collect("codex", server))[-1]
+        assert answer.paused.is_set()
+    assert final.type == "done" and final.message.content[0].text == "Done."

@@ -26,9 +26,8 @@ from pi_core.providers import (
     run_stream,
 )
 from pi_plugin_openai.codex_auth import account_id, user_agent
-from pi_plugin_openai.codex_events import CodexEvents, describe_codex_error
+from pi_plugin_openai.codex_events import CodexEvents, codex_data_events, describe_codex_error
 from pi_plugin_openai.responses_convert import build_input, build_tools, reasoning_effort
-from pi_plugin_openai.transport import data_events
 
 DEFAULT_BASE_URL = "https://chatgpt.com/backend-api"
 DEFAULT_INSTRUCTIONS = "You are a helpful assistant."
@@ -104,7 +103,7 @@ CODEX_RESPONSES: WireAPI[dict[str, Any]] = WireAPI(
     payload=build_payload,
     request=_request,
     translator=CodexEvents,
-    decode=data_events,
+    decode=codex_data_events,
     describe_error=describe_codex_error,
 )
 """The Codex backend's Responses API on the shared stream skeleton."""

@@ -1,20 +1,25 @@
 """The ChatGPT (Codex) backend's stream and errors, on top of the shared Responses translator.
 
 The backend may end a response with `response.done` (or `response.incomplete`), read as
-`response.completed` with only the statuses the Responses API knows; whatever follows the end is
-ignored. An `error` event reads `Codex error: …`. A refused request reads as pi words it: a usage
-limit as `You have hit your ChatGPT usage limit (plus plan). Try again in ~42 min.`, else the
-server's own message.
+`response.completed` with only the statuses the Responses API knows; the stream is not read past
+the end (a connection the backend keeps open does not hold the answer back). An `error` event
+reads `Codex error: …`. A refused request reads as pi words it: a usage limit as `You have hit
+your ChatGPT usage limit (plus plan). Try again in ~42 min.`, else the server's own message.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
 from pi_core.providers import describe_error
 from pi_plugin_openai.responses_events import Events, ResponseFailed, ResponsesEvents
+from pi_plugin_openai.transport import data_events
+
+if TYPE_CHECKING:
+    import httpx
 
 _ENDS = ("response.done", "response.completed", "response.incomplete")
 _STATUSES = {"completed", "incomplete", "failed", "cancelled", "queued", "in_progress"}
@@ -41,6 +46,14 @@ class CodexEvents(ResponsesEvents):
             response["status"] = status if status in _STATUSES else None
             return self.completed(response)
         return super().handle(event)
+
+
+async def codex_data_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]:
+    """The stream's `data:` events up to the response's end event, then no more."""
+    async for event in data_events(response):
+        yield event
+        if event.get("type") in _ENDS:
+            return
 
 
 def usage_limit_message(status: int, body: Any, now: float | None = None) -> str | None:
