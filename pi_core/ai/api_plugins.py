@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 API_PLUGINS: dict[str, str] = {
     "anthropic-messages": "pi-plugin-anthropic",
+    "bedrock-converse-stream": "pi-plugin-bedrock",
     "openai-completions": "pi-plugin-openai",
     "openai-responses": "pi-plugin-openai",
     "azure-openai-responses": "pi-plugin-openai",
