@@ -1,5 +1,6 @@
 """Our `pi` sends Azure OpenAI and the Codex backend what pi 0.73.1 sends: path, headers and body
-bytes, request by request (`helpers/record_pi.py` recorded pi's into `fixtures/pi_requests/`)."""
+bytes, request by request (`helpers/record_azure_codex.py` recorded pi's into
+`fixtures/pi_requests/`)."""
 
 from __future__ import annotations
 

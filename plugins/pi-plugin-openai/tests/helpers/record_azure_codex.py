@@ -2,9 +2,9 @@
 
 Run from the repository root, with pi installed (npm `@mariozechner/pi-coding-agent@0.73.1`):
 
-    PI_REF=/path/to/node_modules python plugins/pi-plugin-openai/tests/helpers/record_pi.py
+    PI_REF=/path/to/node_modules python plugins/pi-plugin-openai/tests/helpers/record_azure_codex.py
 
-The test `test_requests_vs_pi.py` runs our `pi` the same way and compares.
+The test `test_azure_codex_requests_vs_pi.py` runs our `pi` the same way and compares.
 """
 
 from __future__ import annotations
