@@ -12,6 +12,8 @@ API_PLUGINS: dict[str, str] = {
     "bedrock-converse-stream": "pi-plugin-bedrock",
     "openai-completions": "pi-plugin-openai",
     "openai-responses": "pi-plugin-openai",
+    "azure-openai-responses": "pi-plugin-openai",
+    "openai-codex-responses": "pi-plugin-openai",
 }
 """The first-party plugin for each API it ships; pi's other APIs have no plugin yet."""
 

@@ -402,5 +402,6 @@ def test_both_api_kinds_stream_for_openai_and_custom_providers(tmp_path: Path) -
     assert openai.api == "openai-responses" and registry.stream_for(openai) is stream_responses
     assert registry.stream_for(local) is stream_completions
     assert registry.stream_for(proxy) is stream_responses
-    assert set(STREAMS) == {"openai-responses", "openai-completions"}
+    assert set(STREAMS) == {"openai-responses", "openai-completions", "azure-openai-responses",
+                            "openai-codex-responses"}  # fmt: skip
     assert all(m.api == "openai-responses" for m in registry.all_models() if m.provider == "openai")

@@ -1,4 +1,5 @@
-"""OpenAI provider for pi: the Responses API for OpenAI, Chat Completions for compatible servers."""
+"""OpenAI provider for pi: the Responses API for OpenAI (and Azure OpenAI, and ChatGPT's Codex
+backend), Chat Completions for compatible servers."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
+from pi_plugin_openai.azure import stream_azure_responses
+from pi_plugin_openai.codex import stream_codex_responses
 from pi_plugin_openai.codex_login import CodexLogin
 from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.responses import stream_responses
@@ -14,8 +17,11 @@ from pi_plugin_openai.responses import stream_responses
 STREAMS: dict[str, Any] = {
     "openai-responses": stream_responses,
     "openai-completions": stream_completions,
+    "azure-openai-responses": stream_azure_responses,
+    "openai-codex-responses": stream_codex_responses,
 }
-"""API kind → stream function; both are registered, for custom providers in models.json."""
+"""API kind → stream function; all are registered (the catalog's Azure and Codex models use the
+last two; models.json providers may use any)."""
 
 
 @hookimpl
@@ -35,5 +41,5 @@ def register_providers(register: Callable[..., None]) -> None:
 
 @hookimpl
 def register_login_providers(register: Callable[..., None]) -> None:
-    """Offer the ChatGPT (Codex) subscription login in `/login`; its wire API comes later."""
+    """Offer the ChatGPT (Codex) subscription login in `/login` (for the openai-codex models)."""
     register(CodexLogin())

@@ -138,10 +138,10 @@ def _items_of(message: Any, model: Model, index: int) -> list[dict[str, Any]]:
 
 
 def build_input(
-    model: Model, context: LLMContext, parts: EncodedParts | None = None
+    model: Model, context: LLMContext, parts: EncodedParts | None = None, system: bool = True
 ) -> list[dict[str, Any]]:
-    """Convert the system prompt and messages to Responses API `input` items; `parts` (if given)
-    gets the list's JSON, made mostly of the previous request's."""
+    """Convert the system prompt (unless `system` is false) and messages to Responses API `input`
+    items; `parts` (if given) gets the list's JSON, made mostly of the previous request's."""
     prepared = prepare_messages(context.messages, model)
     key = (model.provider, model.api, model.id, "image" in model.input)
     start, saved = _PREFIXES.resume(key, prepared)
@@ -161,11 +161,11 @@ def build_input(
     _PREFIXES.save(key, prepared, (converted, pieces, index))
     items: list[dict[str, Any]] = []
     head = [b"["]
-    if context.system_prompt:
+    if system and context.system_prompt:
         role = "developer" if model.reasoning else "system"
-        system = {"role": role, "content": context.system_prompt}
-        items.append(system)
-        head.append(json_bytes(system))
+        prompt = {"role": role, "content": context.system_prompt}
+        items.append(prompt)
+        head.append(json_bytes(prompt))
         if pieces:
             head.append(_COMMA)
     items += converted
@@ -174,7 +174,7 @@ def build_input(
     return items
 
 
-def build_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
+def build_tools(tools: list[ToolSpec], strict: bool | None = False) -> list[dict[str, Any]]:
     """Convert tool specs to Responses API function tools (not strict, as pi sends them)."""
     return [
         {
@@ -182,7 +182,7 @@ def build_tools(tools: list[ToolSpec]) -> list[dict[str, Any]]:
             "name": tool.name,
             "description": tool.description,
             "parameters": tool.parameters,
-            "strict": False,
+            "strict": strict,
         }
         for tool in tools
     ]
@@ -225,15 +225,25 @@ def build_payload(
         payload["temperature"] = options.temperature
     if context.tools:
         payload["tools"] = build_tools(context.tools)
-    if model.reasoning:
-        effort = reasoning_effort(model, options.reasoning)
-        levels = model.thinking_level_map or {}
-        if effort:
-            payload["reasoning"] = {"effort": effort, "summary": "auto"}
-            payload["include"] = ["reasoning.encrypted_content"]
-        elif not ("off" in levels and levels["off"] is None):
-            payload["reasoning"] = {"effort": levels.get("off") or "none"}
+    payload.update(reasoning_fields(model, options))
     return payload
+
+
+def reasoning_fields(model: Model, options: StreamOptions) -> dict[str, Any]:
+    """Return `reasoning` (and `include` for the encrypted items) as pi sends them to a reasoning
+    model: the level's effort, else the model's "off" effort where it has one."""
+    if not model.reasoning:
+        return {}
+    effort = reasoning_effort(model, options.reasoning)
+    levels = model.thinking_level_map or {}
+    if effort:
+        return {
+            "reasoning": {"effort": effort, "summary": "auto"},
+            "include": ["reasoning.encrypted_content"],
+        }
+    if "off" in levels and levels["off"] is None:
+        return {}
+    return {"reasoning": {"effort": levels.get("off") or "none"}}
 
 
 def session_headers(model: Model, options: StreamOptions) -> dict[str, str]:

@@ -1,0 +1,8 @@
+"""Puts the tests' helpers (a Responses API fake, runs of `pi` and pi against it) on the path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
