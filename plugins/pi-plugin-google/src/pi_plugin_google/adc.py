@@ -10,7 +10,6 @@ needs a signed JWT: that goes through the `google-auth` library, from the option
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import time
@@ -67,51 +66,81 @@ def _read(path: Path) -> dict[str, Any]:
     return info
 
 
-async def _refresh_user(info: dict[str, Any], signal: AbortSignal | None) -> AccessToken:
-    """Exchange an `authorized_user` refresh token for an access token."""
+async def _exchange(
+    uri: str, form: dict[str, str], quota_project: Any, signal: AbortSignal | None
+) -> AccessToken:
+    """POST a token request form to `uri`; return the access token it grants."""
     from pi_core.ai.http import ProviderHTTPError, open_stream, read_json
 
-    missing = [k for k in ("client_id", "client_secret", "refresh_token") if not info.get(k)]
+    headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
+    scheme, _, location = uri.partition("://")
+    host, _, path = location.partition("/")
+    try:
+        async with open_stream(
+            f"{scheme}://{host}", path, urlencode(form).encode(), headers, signal
+        ) as response:
+            body = await read_json(response)
+    except ProviderHTTPError as error:
+        raise CredentialsError(
+            f"The token endpoint {uri} refused the credentials: {error}"
+        ) from None
+    token = body.get("access_token") if isinstance(body, dict) else None
+    if not isinstance(token, str) or not token:
+        raise CredentialsError(f"The token endpoint {uri} sent no access_token: {body!r:.200}")
+    lifetime = float(body.get("expires_in") or 3600)
+    project = quota_project if isinstance(quota_project, str) and quota_project else None
+    return AccessToken(token, time.time() + lifetime, project)
+
+
+def _require(info: dict[str, Any], *fields: str) -> None:
+    missing = [field for field in fields if not info.get(field)]
     if missing:
         raise CredentialsError(f"The credentials file lacks {', '.join(missing)}")
+
+
+async def _authorized_user(info: dict[str, Any], signal: AbortSignal | None) -> AccessToken:
+    """Exchange an `authorized_user` refresh token for an access token."""
+    _require(info, "client_id", "client_secret", "refresh_token")
     form = {
         "grant_type": "refresh_token",
         "client_id": info["client_id"],
         "client_secret": info["client_secret"],
         "refresh_token": info["refresh_token"],
     }
-    headers = {"content-type": "application/x-www-form-urlencoded", "accept": "application/json"}
     uri = str(info.get("token_uri") or TOKEN_URI)
-    scheme, _, location = uri.partition("://")
-    host, _, path = location.partition("/")
-    try:
-        async with open_stream(
-            f"{scheme}://{host}", path, urlencode(form).encode(), headers, signal
-        ) as resp:
-            body = await read_json(resp)
-    except ProviderHTTPError as error:
-        raise CredentialsError(f"The token endpoint refused the refresh token: {error}") from None
-    token = body.get("access_token") if isinstance(body, dict) else None
-    if not isinstance(token, str) or not token:
-        raise CredentialsError(f"The token endpoint sent no access_token: {body!r:.200}")
-    lifetime = float(body.get("expires_in") or 3600)
-    return AccessToken(token, time.time() + lifetime, info.get("quota_project_id"))
+    return await _exchange(uri, form, info.get("quota_project_id"), signal)
 
 
-def _service_account_token(info: dict[str, Any]) -> AccessToken:
-    """Sign a JWT for a service-account key with google-auth and exchange it (blocking)."""
+def signed_assertion(info: dict[str, Any], now: float) -> str:
+    """A service account's RS256-signed JWT asking for the cloud-platform scope (google-auth)."""
     try:
-        from google.auth.transport.requests import Request  # type: ignore[import-not-found]
-        from google.oauth2 import service_account  # type: ignore[import-not-found]
+        from google.auth import crypt, jwt  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         raise CredentialsError(
             "A service-account key needs the google-auth library: "
             "pip install 'pi-plugin-google[vertex]'"
         ) from None
-    credentials = service_account.Credentials.from_service_account_info(info, scopes=[SCOPE])
-    credentials.refresh(Request())
-    expiry = credentials.expiry.timestamp() if credentials.expiry else time.time() + 3600
-    return AccessToken(credentials.token, expiry, info.get("quota_project_id"))
+    signer = crypt.RSASigner.from_service_account_info(info)  # type: ignore[no-untyped-call,unused-ignore]
+    claims = {
+        "iss": info["client_email"],
+        "scope": SCOPE,
+        "aud": str(info.get("token_uri") or TOKEN_URI),
+        "iat": int(now),
+        "exp": int(now) + 3600,
+    }
+    token = jwt.encode(signer, claims)  # type: ignore[no-untyped-call,unused-ignore]
+    return token.decode() if isinstance(token, bytes) else str(token)
+
+
+async def _service_account(info: dict[str, Any], signal: AbortSignal | None) -> AccessToken:
+    """Exchange a signed JWT of a `service_account` key for an access token."""
+    _require(info, "client_email", "private_key")
+    form = {
+        "grant_type": "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        "assertion": signed_assertion(info, time.time()),
+    }
+    uri = str(info.get("token_uri") or TOKEN_URI)
+    return await _exchange(uri, form, info.get("quota_project_id"), signal)
 
 
 async def access_token(signal: AbortSignal | None = None) -> AccessToken:
@@ -127,9 +156,9 @@ async def access_token(signal: AbortSignal | None = None) -> AccessToken:
     info = _read(path)
     kind = info.get("type")
     if kind == "authorized_user":
-        fresh = await _refresh_user(info, signal)
+        fresh = await _authorized_user(info, signal)
     elif kind == "service_account":
-        fresh = await asyncio.to_thread(_service_account_token, info)
+        fresh = await _service_account(info, signal)
     else:
         raise CredentialsError(
             f"Unsupported credentials type {kind!r} in {path} "
