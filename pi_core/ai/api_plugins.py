@@ -9,6 +9,8 @@ if TYPE_CHECKING:
 
 API_PLUGINS: dict[str, str] = {
     "anthropic-messages": "pi-plugin-anthropic",
+    "google-generative-ai": "pi-plugin-google",
+    "google-vertex": "pi-plugin-google",
     "openai-completions": "pi-plugin-openai",
     "openai-responses": "pi-plugin-openai",
 }
