@@ -38,6 +38,8 @@ async def test_a_tool_loop_sends_the_result_and_the_call_signature_back() -> Non
         assert call.name == "read" and call.arguments == {"path": "a.txt"}
         assert call.id.startswith("read_")  # Gemini sent no id: one is made, as pi makes it
         assert call.thought_signature == SIGNATURE
+        deltas = [e.delta for e in events if e.type == "toolcall_delta"]
+        assert deltas == ['{"path":"a.txt"}']  # compact, as JSON.stringify writes it
         kinds = [e.type for e in events]
         assert kinds.index("thinking_end") < kinds.index("toolcall_start")
         result = ToolResultMessage(
@@ -187,3 +189,13 @@ async def test_tool_call_ids_given_by_the_model_are_kept_and_duplicates_replaced
         _, message = await collect(gemini_model(server.base_url))
     ids = [b.id for b in message.content if isinstance(b, ToolCall)]
     assert ids[0] == "call-1" and ids[1].startswith("read_") and ids[1] != "call-1"
+
+
+async def test_a_blocked_prompt_is_an_error_naming_the_block_reason() -> None:
+    blocked = {"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"}, "usageMetadata": USAGE}
+    with FakeLLMServer() as server:
+        server.queue(stream(blocked))
+        _, message = await collect(gemini_model(server.base_url))
+    assert message.stop_reason == "error"
+    assert message.error_message == "The prompt was blocked (blockReason: PROHIBITED_CONTENT)"
+    assert classify_error(message) == "fatal"

@@ -108,7 +108,9 @@ class GeminiEvents(WireTranslator[Any]):
         block = self.builder.message.content[index]
         if signature and isinstance(block, ToolCall):
             block.thought_signature = signature
-        delta = self.builder.tool_call_delta(index, json.dumps(arguments, ensure_ascii=False))
+        # compact, as JavaScript's JSON.stringify writes it in pi's delta
+        text = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+        delta = self.builder.tool_call_delta(index, text)
         return [started, delta, self.builder.tool_call_end(index, arguments)]
 
     def handle_body(self, body: Any) -> list[AssistantMessageEvent]:
@@ -127,16 +129,16 @@ class GeminiEvents(WireTranslator[Any]):
         return [self.builder.text_end(index, signature)]
 
     def finish(self) -> StopReason | None:
-        """The stop reason (toolUse when the response called tools); a block or a failure
-        finishReason raises, and so does a stream that never gave a finishReason."""
+        """The stop reason (toolUse whenever the response called tools); a blocked prompt or a
+        failure finishReason raises, and so does a stream that never gave a finishReason."""
         if self.blocked and self.finish_reason is None:
             raise GeminiError(f"The prompt was blocked (blockReason: {self.blocked})")
         if self.finish_reason is None:
             raise ConnectionError(_CUT)
+        if any(isinstance(b, ToolCall) for b in self.builder.message.content):
+            return "toolUse"  # whatever the finish reason, as pi decides
         stop = _STOP.get(self.finish_reason)
         if stop is None:
             detail = f": {self.finish_message}" if self.finish_message else ""
             raise GeminiError(f"The response ended with finishReason {self.finish_reason}{detail}")
-        if any(isinstance(b, ToolCall) for b in self.builder.message.content):
-            return "toolUse"
         return stop
