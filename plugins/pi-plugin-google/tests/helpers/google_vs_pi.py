@@ -60,8 +60,15 @@ def png() -> bytes:
     )
 
 
+EVENT_SCRIPTS = ("tool", "two-tools")
+"""The scripts whose `--mode json` events are compared too."""
+
+
 def answers(script: str) -> list[FakeResponse]:
     """What the fake answers, request by request."""
+    if script == "two-tools":
+        calls = (("read", {"path": "note.txt"}), ("read", {"path": "other.txt"}))
+        return [reply("Let me look.", calls=calls), reply("They say hello.")]
     if script == "tool":
         call = ("read", {"path": "note.txt"})
         first = reply(thought="Let me read it.", calls=(call,), signature=SIGNATURE)
@@ -74,7 +81,7 @@ def arguments(script: str) -> list[str]:
     common = ["-p", "--no-session", "--tools", "read"]
     if script == "plain":
         return [*common, "--thinking", "off", "Say hi."]
-    if script == "tool":
+    if script in ("tool", "two-tools"):
         return [*common, "--thinking", "high", "Read note.txt."]
     return [*common, "--thinking", "off", "@pic.png", "Describe it."]
 
@@ -82,11 +89,23 @@ def arguments(script: str) -> list[str]:
 def run(command: list[str], case: Case, script: str, root: Path) -> list[dict[str, Any]]:
     """Run `command` + the script's arguments in a fresh home against the fake; return each
     request's method, path, compared headers and body (with `root` written `<root>`)."""
+    return _run(command, case, script, root, [])[0]
+
+
+def run_json(command: list[str], case: Case, script: str, root: Path) -> list[dict[str, Any]]:
+    """Run the script in `--mode json`; return the JSON lines printed."""
+    return _run(command, case, script, root, ["--mode", "json"])[1]
+
+
+def _run(
+    command: list[str], case: Case, script: str, root: Path, extra: list[str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     home, cwd = root / "home", root / "project"
     agent = home / ".pi" / "agent"
     agent.mkdir(parents=True)
     cwd.mkdir()
     (cwd / "note.txt").write_text("hello\n")
+    (cwd / "other.txt").write_text("hello again\n")
     (cwd / "pic.png").write_bytes(png())
     with FakeLLMServer() as server:
         models = {"providers": {case.provider: {"baseUrl": server.base_url + case.path}}}
@@ -98,8 +117,8 @@ def run(command: list[str], case: Case, script: str, root: Path) -> list[dict[st
         env.update(HOME=str(home), PI_CODING_AGENT_DIR=str(agent), PI_OFFLINE="1", NO_COLOR="1")
         env[case.key_variable] = KEY
         done = subprocess.run(
-            [*command, *arguments(script)], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=120,
+            [*command, *extra, *arguments(script)], cwd=cwd, env=env, capture_output=True,
+            text=True, timeout=120,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr + done.stdout
         recorded = [
@@ -112,4 +131,6 @@ def run(command: list[str], case: Case, script: str, root: Path) -> list[dict[st
             for request in server.requests
         ]
     # the project's path (an @file's name) differs from run to run
-    return list(json.loads(json.dumps(recorded).replace(str(root), "<root>")))
+    requests = list(json.loads(json.dumps(recorded).replace(str(root), "<root>")))
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()] if extra else []
+    return requests, lines
