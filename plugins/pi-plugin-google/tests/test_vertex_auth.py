@@ -170,7 +170,8 @@ async def test_a_stream_through_adc_and_a_models_json_base_url(
     assert "x-goog-api-key" not in generate.headers
 
 
-def _service_account(tmp_path: Path, token_uri: str) -> tuple[Path, bytes]:
+def _key_pair() -> tuple[str, bytes]:
+    """A fresh RSA key: the private key's PEM and the public key's."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -183,28 +184,32 @@ def _service_account(tmp_path: Path, token_uri: str) -> tuple[Path, bytes]:
     public = key.public_key().public_bytes(
         serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
+    return private, public
+
+
+def _service_account(tmp_path: Path, token_uri: str, private_key: str) -> Path:
     info = {
         "type": "service_account",
         "project_id": "proj",
         "private_key_id": "kid-1",
-        "private_key": private,
+        "private_key": private_key,
         "client_email": "bot@proj.iam.gserviceaccount.com",
         "client_id": "123",
         "token_uri": token_uri,
     }
     path = tmp_path / "sa.json"
     path.write_text(json.dumps(info))
-    return path, public
+    return path
 
 
 async def test_a_service_account_key_exchanges_a_signed_jwt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from google.auth import jwt
-
+    jwt = pytest.importorskip("google.auth.jwt")  # the [vertex] extra, in requirements-dev
+    private, public = _key_pair()
     with FakeLLMServer() as server:
         token_uri = f"{server.base_url}/token"
-        path, public = _service_account(tmp_path, token_uri)
+        path = _service_account(tmp_path, token_uri, private)
         monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(path))
         server.queue(token_answer("sa-token"))
         request = await vertex_request(vertex_model(CATALOG_URL), StreamOptions(), b"{}")
@@ -221,7 +226,7 @@ async def test_a_service_account_key_exchanges_a_signed_jwt(
 async def test_a_service_account_without_google_auth_names_the_extra(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path, _ = _service_account(tmp_path, "http://127.0.0.1:9/token")
+    path = _service_account(tmp_path, "http://127.0.0.1:9/token", "not read: the import fails")
     monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(path))
     monkeypatch.setitem(sys.modules, "google.auth", None)  # as if google-auth were not installed
     with pytest.raises(adc.CredentialsError, match=r"pip install 'pi-plugin-google\[vertex\]'"):
