@@ -1,12 +1,12 @@
 """Application-default credentials for Vertex AI: an access token, cached until it expires.
 
 The credentials file is `$GOOGLE_APPLICATION_CREDENTIALS`, else gcloud's
-`~/.config/gcloud/application_default_credentials.json`. An `authorized_user` file (what
-`gcloud auth application-default login` writes) is exchanged here, over plain HTTP, at the
-file's `token_uri` (Google's token endpoint when the file names none). A `service_account` key
-needs a signed JWT: that goes through the `google-auth` library, from the optional extra
-`pi-plugin-google[vertex]`.
-"""
+`~/.config/gcloud/application_default_credentials.json`. Its credentials are exchanged for an
+access token with one form POST (over the plugin's own HTTP client) to the file's `token_uri`
+(Google's token endpoint when the file names none): an `authorized_user` file (what `gcloud auth
+application-default login` writes) sends its refresh token; a `service_account` key sends a JWT
+signed with its private key (RS256), and only that signing uses a library, `google-auth`, from
+the optional extra `pi-plugin-google[vertex]`."""
 
 from __future__ import annotations
 
