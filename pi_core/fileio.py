@@ -105,14 +105,18 @@ def _sync_folder(folder: str) -> None:
 
 @contextlib.contextmanager
 def pi_lock(
-    path: str | os.PathLike[str], *, timeout: float = PI_LOCK_TIMEOUT_SECONDS
+    path: str | os.PathLike[str],
+    *,
+    timeout: float = PI_LOCK_TIMEOUT_SECONDS,
+    stale: float = PI_LOCK_STALE_SECONDS,
 ) -> Iterator[None]:
     """Hold pi's lock on `path` (a `<path>.lock` folder) while the block runs.
 
     Hand-written on purpose: this is proper-lockfile's protocol, which pi uses for settings.json
     and auth.json, and no Python library speaks it. `mkdir` is atomic on every system, so it
     excludes pi and our own processes alike; a lock folder older than 10 s was left by a crashed
-    holder and is taken over, as pi does. Raises LockTimeout after `timeout` seconds.
+    holder and is taken over, as pi does (`stale`: pi's token refresh renews its lock only every
+    15 s, so it is taken over after 30 s). Raises LockTimeout after `timeout` seconds.
     """
     lock_dir = f"{os.fspath(path)}.lock"
     deadline = time.monotonic() + timeout
@@ -121,7 +125,7 @@ def pi_lock(
             os.mkdir(lock_dir)
             break
         except FileExistsError:
-            if _break_if_stale(lock_dir):
+            if _break_if_stale(lock_dir, stale):
                 continue
             if time.monotonic() > deadline:
                 raise LockTimeout(os.fspath(path)) from None
@@ -133,9 +137,9 @@ def pi_lock(
             os.rmdir(lock_dir)
 
 
-def _break_if_stale(lock_dir: str) -> bool:
+def _break_if_stale(lock_dir: str, stale: float = PI_LOCK_STALE_SECONDS) -> bool:
     try:
-        if time.time() - os.stat(lock_dir).st_mtime <= PI_LOCK_STALE_SECONDS:
+        if time.time() - os.stat(lock_dir).st_mtime <= stale:
             return False
         os.rmdir(lock_dir)
     except OSError:

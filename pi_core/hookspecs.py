@@ -74,7 +74,7 @@ if TYPE_CHECKING:
 
 PROJECT_NAME = "pi"
 
-HOOK_API_VERSION = "1.0"
+HOOK_API_VERSION = "1.1"
 """The version of the hooks below, MAJOR.MINOR: a new minor only adds hooks or arguments; a new
 major removes, renames or changes one. A plugin may require one with `PI_HOOK_API = "1.0"`."""
 
@@ -140,6 +140,11 @@ def register_completions(register: Callable[..., None], ctx: ExtensionContext) -
 @_registration
 def register_providers(register: Callable[..., None], ctx: ExtensionContext) -> None:
     """Register LLM providers: `register(name, ProviderConfig(...))`; applied at session bind."""
+
+
+@_registration
+def register_login_providers(register: Callable[..., None], ctx: ExtensionContext) -> None:
+    """Register subscription logins for `/login`: `register(LoginProvider)` (pi_core.ai.oauth)."""
 
 
 # --- resources ----------------------------------------------------------------------------

@@ -7,7 +7,8 @@
 node imports the package's `models.generated.js` and `env-api-keys.js` and this writes one JSON
 file per provider (its models, exactly as pi has them) and `index.json` (per provider: the key
 variables pi reads, the APIs of its models, how many there are), then rewrites the providers
-table of docs/providers.md from the new index. Needs node 18+.
+table of docs/providers.md from the new index (`--docs-only` rewrites just that table, after a
+plugin for another API lands in pi_core.ai.api_plugins). Needs node 18+.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import tarfile
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from pi_core.ai.api_plugins import API_PLUGINS
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "pi_core" / "ai" / "catalog"
@@ -37,9 +40,12 @@ CREDENTIALS = {
     "cloudflare-workers-ai": "and `CLOUDFLARE_ACCOUNT_ID` (base URL)",
     "cloudflare-ai-gateway": "and `CLOUDFLARE_ACCOUNT_ID`, `CLOUDFLARE_GATEWAY_ID` (base URL)",
 }
-LOGINS = {"anthropic", "openai-codex", "github-copilot"}
-STREAMED = {"anthropic-messages", "openai-completions", "openai-responses"}
-"""The APIs a first-party plugin streams today (pi_core.ai.api_plugins)."""
+LOGINS = {
+    "anthropic": "pi-plugin-anthropic",
+    "openai-codex": "pi-plugin-openai",
+    "github-copilot": "pi-plugin-github-copilot",
+}
+"""The subscription logins pi offers, and the plugin that brings each here."""
 
 # Run by node: the models, and the variables findEnvKeys tries for each provider (every name
 # reads as set, so findEnvKeys returns the whole list, in pi's order of preference).
@@ -111,12 +117,13 @@ def providers_table(index: dict[str, Any]) -> str:
     ]
     for name, entry in index["providers"].items():
         apis = ", ".join(
-            f"`{api}`" if api in STREAMED else f"`{api}` (no plugin yet)" for api in entry["apis"]
+            f"`{api}` ({API_PLUGINS[api]})" if api in API_PLUGINS else f"`{api}` (no plugin yet)"
+            for api in entry["apis"]
         )
         keys = " or ".join(f"`{variable}`" for variable in entry["env"])
         extra = CREDENTIALS.get(name, "")
         credentials = f"{keys} {extra}".strip() or "— (subscription login only)"
-        login = "/login (later)" if name in LOGINS else "—"
+        login = f"/login ({LOGINS[name]})" if name in LOGINS else "—"
         lines.append(f"| `{name}` | {entry['models']} | {apis} | {credentials} | {login} |")
     return "\n".join(lines) + "\n"
 
@@ -135,8 +142,16 @@ def main() -> None:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--version", help="a pi-ai version to fetch with npm pack")
     source.add_argument("--package", type=Path, help="an unpacked pi-ai package folder")
+    source.add_argument(
+        "--docs-only",
+        action="store_true",
+        help="only rewrite docs/providers.md's table from the catalog in the tree",
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where to write")
     args = parser.parse_args()
+    if args.docs_only:
+        write_docs_table(json.loads((OUT / "index.json").read_text(encoding="utf-8")), DOCS)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         package = args.package or fetch_package(args.version, Path(tmp))
         data = export(package)

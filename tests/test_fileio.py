@@ -83,9 +83,9 @@ def lock_contended(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     contended = threading.Event()
     original = fileio._break_if_stale
 
-    def noting(lock_dir: str) -> bool:
+    def noting(lock_dir: str, *stale: float) -> bool:
         contended.set()
-        return original(lock_dir)
+        return original(lock_dir, *stale)
 
     monkeypatch.setattr(fileio, "_break_if_stale", noting)
     return contended

@@ -202,6 +202,12 @@ def test_register_providers_adds_the_local_model(manager: PluginManager) -> None
     assert found.context_window == 32_768
 
 
+def test_register_login_providers_offers_the_gateway_login(manager: PluginManager) -> None:
+    load(manager, "register_login_providers")
+    logins = manager.model_registry().auth.login_providers()
+    assert [(login.id, login.name) for login in logins] == [("gateway", "Example gateway (SSO)")]
+
+
 # --- resources and session lifecycle ------------------------------------------------------
 
 

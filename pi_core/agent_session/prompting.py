@@ -110,6 +110,7 @@ class PromptFlow:
         model = self._agent.state.model
         if model is None:
             raise RuntimeError(prompt_no_model(self._plugins.agent_dir))
+        await self._model_registry.auth.refresh_if_due(model.provider)
         self._model_registry.require_api_key(model)
         last = _last_assistant(self._agent.state.messages)
         if last is not None:

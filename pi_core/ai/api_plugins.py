@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 API_PLUGINS: dict[str, str] = {
     "anthropic-messages": "pi-plugin-anthropic",
+    "bedrock-converse-stream": "pi-plugin-bedrock",
     "google-generative-ai": "pi-plugin-google",
     "google-vertex": "pi-plugin-google",
     "openai-completions": "pi-plugin-openai",

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_core.ai.config_value import resolve_config_value
+
+if TYPE_CHECKING:
+    from pi_core.ai.oauth import LoginProvider, OAuthCredentials
 
 
 class AuthStorage:
@@ -17,6 +20,7 @@ class AuthStorage:
         self.path = path
         self.error: str | None = None
         self._runtime: dict[str, str] = {}
+        self._logins: dict[str, LoginProvider] = {}
         self._data: dict[str, Any] = self._read()
 
     def _read(self) -> dict[str, Any]:
@@ -49,6 +53,23 @@ class AuthStorage:
     def set_api_key(self, provider: str, key: str) -> None:
         """Store an API key in auth.json (0600) under pi's lock; a file that cannot be read is
         never written over (ValueError), so no stored credential is lost."""
+        self._store(provider, {"type": "api_key", "key": key})
+
+    def set_oauth(self, provider: str, credentials: OAuthCredentials) -> None:
+        """Store a subscription login in auth.json in pi's format (see `set_api_key`)."""
+        from pi_core.ai.oauth.credentials import to_entry
+
+        self._store(provider, to_entry(credentials))
+
+    def add_login_provider(self, login: LoginProvider) -> None:
+        """Make `login` refresh its stored tokens here; a later one with the same id wins."""
+        self._logins[login.id] = login
+
+    def login_providers(self) -> list[LoginProvider]:
+        """Return the subscription logins plugins contributed, by name."""
+        return sorted(self._logins.values(), key=lambda login: login.name)
+
+    def _store(self, provider: str, entry: dict[str, Any]) -> None:
         from pi_core.fileio import PRIVATE_MODE, atomic_write, pi_lock
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -59,7 +80,7 @@ class AuthStorage:
                 raise ValueError(
                     f"refusing to write auth.json: {self.error}; fix or remove it first"
                 )
-            current[provider] = {"type": "api_key", "key": key}
+            current[provider] = entry
             atomic_write(self.path, json.dumps(current, indent=2), mode=PRIVATE_MODE)
             self._data = current
 
@@ -107,8 +128,32 @@ class AuthStorage:
         if isinstance(entry, dict) and entry.get("type") == "api_key" and entry.get("key"):
             return resolve_config_value(str(entry["key"]))
         if isinstance(entry, dict) and entry.get("type") == "oauth" and entry.get("access"):
-            return str(entry["access"])
+            return self._oauth_key(provider, entry)
         return None
+
+    async def refresh_if_due(self, provider: str) -> None:
+        """Refresh `provider`'s expired subscription token in a thread, so the event loop goes on
+        (a refresh may wait for pi's lock); OAuthRefreshError as `stored_key`."""
+        import asyncio
+
+        from pi_core.ai.oauth.credentials import is_expired, is_oauth_entry
+
+        entry = self._data.get(provider)
+        if provider in self._runtime or provider not in self._logins:
+            return
+        if isinstance(entry, dict) and is_oauth_entry(entry) and is_expired(entry):
+            await asyncio.to_thread(self.stored_key, provider)
+
+    def _oauth_key(self, provider: str, entry: dict[str, Any]) -> str | None:
+        """The access token, refreshed under pi's lock once expired (OAuthRefreshError if not)."""
+        from pi_core.ai.oauth.credentials import is_expired
+        from pi_core.ai.oauth.refresh import refresh_stored_login
+
+        login = self._logins.get(provider)
+        if login is None or not is_expired(entry):
+            return str(entry["access"])
+        key, self._data = refresh_stored_login(self.path, login)
+        return key
 
 
 def env_key(names: list[str]) -> str | None:

@@ -255,6 +255,8 @@ class PluginManager:
         """Add the providers plugins registered to `model_registry`."""
         for provider in self.registry.providers:
             model_registry.register_provider(provider.name, provider.config)
+        for login in self.registry.login_providers:
+            model_registry.auth.add_login_provider(login)
 
     def model_registry(self, auth: AuthStorage | None = None) -> ModelRegistry:
         """Return a model registry for this agent dir (auth.json, models.json) and the plugins'

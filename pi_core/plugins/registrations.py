@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pi_core.ai.model import ProviderConfig
 from pi_core.builtin_commands import BUILTIN_COMMAND_NAMES
 from pi_core.plugins.errors import Diagnostic
 from pi_core.plugins.tool_check import check_tool
 from pi_core.tools.tool import Tool
+
+if TYPE_CHECKING:
+    from pi_core.ai.oauth.provider import LoginProvider
 
 BUILTIN_COMMANDS = frozenset(BUILTIN_COMMAND_NAMES)
 """Slash commands pi itself owns; a plugin command of the same name is skipped."""
@@ -110,6 +113,7 @@ class PluginRegistrations:
     renderers: list[MessageRenderer] = field(default_factory=list)
     providers: list[ProviderRegistration] = field(default_factory=list)
     completions: list[CompletionSource] = field(default_factory=list)
+    login_providers: list[LoginProvider] = field(default_factory=list)
 
     def register_fn(self, hook: str) -> Callable[..., None]:
         """Return the `register` callable handed to one registration hook."""
@@ -121,6 +125,7 @@ class PluginRegistrations:
             "register_message_renderers": self._renderer,
             "register_providers": self._provider,
             "register_completions": self._completion,
+            "register_login_providers": self._login_provider,
         }
         return table[hook]
 
@@ -134,6 +139,7 @@ class PluginRegistrations:
             "renderers": [r.custom_type for r in self.renderers],
             "providers": [p.name for p in self.providers],
             "completions": [c.name for c in self.completions],
+            "logins": [p.id for p in self.login_providers],
         }
 
     def _tool(self, tool: Tool[Any]) -> None:
@@ -187,6 +193,13 @@ class PluginRegistrations:
             raise TypeError(f"completions {name!r}: complete and resolve must be callable")
         self.completions.append(CompletionSource(name, complete, resolve, description, self.plugin))
 
+    def _login_provider(self, provider: LoginProvider) -> None:
+        from pi_core.ai.oauth.provider import LoginProvider
+
+        if not isinstance(provider, LoginProvider):
+            raise TypeError("register_login_providers: register() takes a LoginProvider")
+        self.login_providers.append(provider)
+
     def _provider(self, name: str, config: ProviderConfig | dict[str, Any]) -> None:
         if not isinstance(config, ProviderConfig):
             config = ProviderConfig.model_validate(config)
@@ -204,6 +217,7 @@ class Registry:
     renderers: dict[str, MessageRenderer] = field(default_factory=dict)
     providers: list[ProviderRegistration] = field(default_factory=list)
     completions: dict[str, CompletionSource] = field(default_factory=dict)
+    login_providers: list[LoginProvider] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
@@ -233,6 +247,7 @@ class Registry:
                     registry.renderers, renderer.custom_type, renderer, "renderer", renderer.plugin
                 )
             registry.providers.extend(regs.providers)
+            registry.login_providers.extend(regs.login_providers)
             for source in regs.completions:
                 registry._put(registry.completions, source.name, source, "completions",
                               source.plugin)  # fmt: skip

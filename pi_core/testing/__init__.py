@@ -3,6 +3,7 @@
 
 from pi_core.testing.fake_llm import FakeLLMServer, FakeResponse, RecordedRequest
 from pi_core.testing.gate import PipeGate
+from pi_core.testing.oauth_server import AuthRequest, FakeAuthServer
 from pi_core.testing.scripted import (
     ScriptedCall,
     ScriptedProvider,
@@ -15,6 +16,8 @@ from pi_core.testing.tools import ToolOutcome, execute_tool_call
 from pi_core.testing.wire import chat_error, chat_models_json, chat_stream
 
 __all__ = [
+    "AuthRequest",
+    "FakeAuthServer",
     "FakeLLMServer",
     "FakeResponse",
     "PipeGate",

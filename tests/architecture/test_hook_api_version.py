@@ -71,7 +71,8 @@ def test_an_added_hook_needs_a_minor_bump() -> None:
     problem = verdict(locked, live)
     assert problem is not None and "bump the minor" in problem and "session_pause added" in problem
     assert REGENERATE in problem
-    live["version"] = "1.1"
+    major, minor = parse_version(live["version"])
+    live["version"] = f"{major}.{minor + 1}"
     problem = verdict(locked, live)
     assert problem is not None and problem.startswith("the hookspec snapshot is out of date")
 

@@ -13,6 +13,7 @@ PUBLIC_MODULES = (
     "pi_core",
     "pi_core.abort",
     "pi_core.ai.http",
+    "pi_core.ai.oauth",
     "pi_core.compaction",
     "pi_core.deep",
     "pi_core.events",

@@ -65,6 +65,8 @@ def test_a_newcomer_is_told_about_login_and_after_it_chats(screen: Screen) -> No
 
     screen.type("/login")
     screen.keys("Enter")
+    screen.wait_for("Use an API key")
+    screen.keys("Down", "Enter")
     screen.wait_for("Log in to (API key)")
     screen.type("openai")
     screen.wait_for("→ openai")

@@ -108,11 +108,14 @@ def test_login_stores_a_key_unechoed_and_logout_removes_it(screen: Screen) -> No
     screen.start()
     screen.ready()
     command(screen, "/login")
+    screen.wait_for("Select authentication method:")
+    screen.wait_for("Use an API key")
+    screen.keys("Down", "Enter")
     screen.wait_for("Log in to (API key)")
     screen.type("keyless")
     screen.wait_for("→ keyless")
     screen.keys("Enter")
-    screen.wait_for("Subscription (OAuth) logins are not supported")
+    screen.wait_for("Paste the API key")
     screen.type("sk-very-secret")
     screen.wait_for("**************")
     assert "sk-very-secret" not in screen.text()
@@ -132,9 +135,9 @@ def test_login_stores_a_key_unechoed_and_logout_removes_it(screen: Screen) -> No
     assert stat.S_IMODE(auth.stat().st_mode) == 0o600
 
 
-def test_login_help_says_subscriptions_are_unsupported(screen: Screen) -> None:
+def test_login_help_offers_subscriptions_and_api_keys(screen: Screen) -> None:
     screen.start()
     screen.ready()
     screen.type("/log")
-    shown = screen.wait_for("subscription logins unsupported")
+    shown = screen.wait_for("Log in with a subscription")
     assert any("logout" in line for line in stripped_lines(shown))

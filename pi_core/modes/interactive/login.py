@@ -1,6 +1,7 @@
-"""`/login` and `/logout`: store or remove a provider's API key in auth.json.
+"""`/login` and `/logout`: log in with a subscription, or store or remove an API key.
 
-Only API keys: subscription (OAuth) logins are not supported. The key is typed into a masked
+With subscription logins offered (plugins' `register_login_providers`), `/login` first asks for
+the method, as pi does; the flow itself runs in `subscription_login`. A key is typed into a masked
 field, never echoed, and written under pi's lock with mode 0600 (AuthStorage.set_api_key).
 """
 
@@ -10,13 +11,15 @@ from typing import TYPE_CHECKING
 
 from pi_core.fuzzy import fuzzy_score
 from pi_core.modes.interactive.dialogs import Dialog
-from pi_core.modes.interactive.selectors.picker import Picker, Row, run_dialog
+from pi_core.modes.interactive.selectors.picker import Picker, Row, choose, run_dialog
 
 if TYPE_CHECKING:
+    from pi_core.ai.oauth import LoginProvider
     from pi_core.modes.interactive.host import CommandHost
 
-LOGIN_HELP = "Store an API key for a provider (API keys only; subscription logins unsupported)"
-LOGOUT_HELP = "Remove a provider's stored API key from auth.json"
+LOGIN_HELP = "Log in with a subscription (Claude Pro/Max, ChatGPT, Copilot) or store an API key"
+LOGOUT_HELP = "Remove a provider's stored login or API key from auth.json"
+SUBSCRIPTION, API_KEY = "Use a subscription", "Use an API key"
 
 
 def _providers(app: CommandHost) -> list[str]:
@@ -33,12 +36,20 @@ async def _pick_provider(app: CommandHost, title: str, providers: list[str]) -> 
 
 
 async def login(app: CommandHost, args: str) -> None:
-    """Ask for a provider and its key; store the key in auth.json."""
+    """Ask for the method, then a subscription login or a provider and its key."""
+    logins = app.session.model_registry.auth.login_providers()
+    if not args.strip() and logins:
+        method = await choose(app, "Select authentication method:", [SUBSCRIPTION, API_KEY])
+        if method is None:
+            return
+        if method == SUBSCRIPTION:
+            await _login_subscription(app, logins)
+            return
     providers = _providers(app)
     provider = args.strip() or await _pick_provider(app, "Log in to (API key)", providers)
     if not provider:
         return
-    note = "Subscription (OAuth) logins are not supported; paste an API key."
+    note = "Paste the API key (it is stored in auth.json, not shown)."
     dialog = Dialog("input", f"API key for {provider}", message=note, password=True)
     key = await run_dialog(app, dialog)
     if not key or not key.strip():
@@ -53,6 +64,17 @@ async def login(app: CommandHost, args: str) -> None:
     app.transcript.status(f"✓ Saved the API key for {provider} in {auth.path}", "green")
     if app.session.model is None:
         await _select_default(app, provider)
+
+
+async def _login_subscription(app: CommandHost, logins: list[LoginProvider]) -> None:
+    from pi_core.modes.interactive.subscription_login import subscription_login
+
+    by_name = {login.name: login for login in logins}
+    name = await _pick_provider(app, "Log in with a subscription", list(by_name))
+    if not name or name not in by_name:
+        return
+    if await subscription_login(app, by_name[name]) and app.session.model is None:
+        await _select_default(app, by_name[name].id)
 
 
 async def _select_default(app: CommandHost, provider: str) -> None:

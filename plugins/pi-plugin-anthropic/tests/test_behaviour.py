@@ -227,6 +227,15 @@ async def test_headers_body_bytes_and_retry_after() -> None:
     assert third.headers["authorization"] == "Bearer sk-ant-oat-2"
     assert "x-api-key" not in third.headers
     assert third.headers["anthropic-beta"] == "claude-code-20250219,oauth-2025-04-20"
+    assert third.headers["user-agent"] == "claude-cli/2.1.75"  # pi's Claude Code identity
+    assert third.headers["x-app"] == "cli"
+    mark = {"type": "ephemeral"}
+    assert third.json()["system"] == [  # pi's Claude Code identity first, then the prompt
+        {"type": "text", "text": "You are Claude Code, Anthropic's official CLI for Claude.",
+         "cache_control": mark},
+        {"type": "text", "text": "sys", "cache_control": mark},
+    ]  # fmt: skip
+    assert first.json()["system"] == [{"type": "text", "text": "sys", "cache_control": mark}]
 
 
 def test_payload_thinking_signatures_images_tool_results_and_caching() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
+from pi_plugin_anthropic.login import AnthropicLogin
 from pi_plugin_anthropic.stream import stream_messages
 
 STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
@@ -25,3 +26,9 @@ def register_providers(register: Callable[..., None]) -> None:
             stream=stream_messages,
         ),
     )
+
+
+@hookimpl
+def register_login_providers(register: Callable[..., None]) -> None:
+    """Offer the Claude Pro/Max subscription login in `/login`."""
+    register(AnthropicLogin())

@@ -25,6 +25,7 @@ from pi_core.providers import (
     json_bytes,
     transform_messages,
 )
+from pi_plugin_anthropic.oauth_identity import is_oauth_token, oauth_system
 from pi_plugin_anthropic.tools import anthropic_tool
 
 THINKING_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 16384}
@@ -284,7 +285,9 @@ def build_payload(
         "stream": True,
     }
     mark = cache_mark(model)
-    if context.system_prompt:
+    if is_oauth_token(options.api_key):
+        payload["system"] = oauth_system(context.system_prompt, mark)
+    elif context.system_prompt:
         system = {"type": "text", "text": context.system_prompt}
         payload["system"] = [{**system, "cache_control": mark}]
     if context.tools:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
+from pi_plugin_openai.codex_login import CodexLogin
 from pi_plugin_openai.completions import stream_completions
 from pi_plugin_openai.responses import stream_responses
 
@@ -30,3 +31,9 @@ def register_providers(register: Callable[..., None]) -> None:
             streams=STREAMS,
         ),
     )
+
+
+@hookimpl
+def register_login_providers(register: Callable[..., None]) -> None:
+    """Offer the ChatGPT (Codex) subscription login in `/login`; its wire API comes later."""
+    register(CodexLogin())
