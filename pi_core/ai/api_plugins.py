@@ -10,6 +10,8 @@ if TYPE_CHECKING:
 API_PLUGINS: dict[str, str] = {
     "anthropic-messages": "pi-plugin-anthropic",
     "bedrock-converse-stream": "pi-plugin-bedrock",
+    "google-generative-ai": "pi-plugin-google",
+    "google-vertex": "pi-plugin-google",
     "openai-completions": "pi-plugin-openai",
     "openai-responses": "pi-plugin-openai",
     "azure-openai-responses": "pi-plugin-openai",

@@ -12,7 +12,8 @@ PI = json.loads((Path(__file__).parents[1] / "ai" / "fixtures" / "pi-catalog.jso
 
 
 def test_list_models_all_lists_every_model_with_key_and_api_columns(cli: Cli) -> None:
-    result = cli.run("--list-models", "--all", timeout=120)
+    # pi-plugin-google blocked: Google's APIs stand for an API whose plugin is not installed
+    result = cli.run("--block-plugin", "google", "--list-models", "--all", timeout=120)
     assert result.returncode == 0, result.stderr
     header, *rows = result.stdout.splitlines()
     assert header.split() == ["provider", "model", "context", "max-out", "thinking", "images",
@@ -23,7 +24,7 @@ def test_list_models_all_lists_every_model_with_key_and_api_columns(cli: Cli) ->
     assert ("fake", "fake-model") in listed  # models.json's own provider too
     by_key = {(row.split()[0], row.split()[1]): row for row in rows}
     gemini = by_key[("google", "gemini-2.5-pro")].split()
-    assert gemini[6:] == ["no", "google-generative-ai", "(no", "plugin", "yet)"]
+    assert gemini[6:] == ["no", "google-generative-ai", "(needs", "pi-plugin-google)"]
     assert by_key[("anthropic", "claude-opus-4-7")].split()[6:] == ["no", "anthropic-messages"]
     assert by_key[("fake", "fake-model")].split()[6:] == ["yes", "openai-completions"]
 
@@ -37,9 +38,10 @@ def test_list_models_all_with_a_search(cli: Cli) -> None:
 
 def test_a_model_whose_api_has_no_plugin_fails_naming_the_api(cli: Cli) -> None:
     cli.env["GEMINI_API_KEY"] = "k"
-    result = cli.run("-p", "--model", "google/gemini-2.5-pro", "hi")
+    result = cli.run("--block-plugin", "google", "-p", "--model", "google/gemini-2.5-pro", "hi")
     assert result.returncode == 1
     assert "google/gemini-2.5-pro needs a plugin for the google-generative-ai API" in result.stderr
+    assert "Install pi-plugin-google to use it." in result.stderr
     assert cli.server.requests == []
 
 
