@@ -86,6 +86,9 @@ class PromptFlow:
         accepted = on_accepted or (lambda: None)
         if expand_prompt_templates and text.startswith("/") and await self._run_command(text):
             accepted()
+            # A command's `send_user_message` or `compact` runs in the background: wait for it,
+            # so `pi -p "/cmd"` prints the turn it started and the next prompt follows it.
+            await self._controls.settle()
             return
         current_text, current_images = text, images
         if self._dispatcher.has_impls("input"):

@@ -197,3 +197,17 @@ async def test_a_message_sent_from_agent_end_runs_before_prompt_returns(harness:
     assert len(harness.server.requests) == 2
     assert texts(harness.request(1))[-1] == "once more"
     assert session.get_last_assistant_text() == "second"
+
+
+async def test_prompt_of_a_command_returns_after_the_turn_it_started(harness: Harness) -> None:
+    async def ask(args: str, ctx: Any) -> None:
+        ctx.send_user_message(f"Question: {args}")
+
+    def register_commands(register: Any) -> None:
+        register("ask", ask)
+
+    harness.server.queue(chat_stream("Because."))
+    session = await harness.session(plugin(register_commands=register_commands))
+    await asyncio.wait_for(session.prompt("/ask why"), 30)
+    assert texts(harness.request(0))[-1] == "Question: why"
+    assert session.get_last_assistant_text() == "Because."

@@ -3,17 +3,21 @@ and its own tests (run with this checkout's pi_core and the dev environment's to
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
 
 import pi_core
 from pi_core.plugin_template.names import PluginNameError, plugin_names
 from pi_core.plugin_template.render import LAYOUT, core_range
+from pi_core.tools.decorator import FunctionSchemaTool
 
 TEMPLATE_FILES = Path(pi_core.__file__).parent / "plugin_template" / "files"
 
@@ -110,6 +114,31 @@ def test_the_project_metadata(generated: Path) -> None:
     assert project["tool"]["mypy"]["strict"] is True
 
 
+def load_generated(package_dir: Path) -> ModuleType:
+    """Import a generated plugin's package from its folder, under a name no test shares."""
+    spec = importlib.util.spec_from_file_location(
+        f"generated_{package_dir.name}", package_dir / "__init__.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_tool_is_made_with_the_tool_decorator(generated: Path) -> None:
+    plugin = load_generated(generated / "src" / "pi_plugin_hello")
+    registered: list[Any] = []
+    plugin.register_tools(registered.append)
+    (made,) = registered
+    assert isinstance(made, FunctionSchemaTool)  # from `@tool`, not a hand-written Tool class
+    assert (made.name, made.label, made.description) == ("hello", "Hello", "Greet someone by name.")
+    assert made.parameters_schema() == {
+        "type": "object",
+        "properties": {"name": {"type": "string", "description": "Who to greet."}},
+        "required": ["name"],
+    }
+
+
 def test_ruff_finds_nothing(checked: Path) -> None:
     linted = tool(checked, "ruff", "check", "--no-cache", ".")
     assert linted.returncode == 0, linted.stdout + linted.stderr
@@ -155,7 +184,7 @@ def test_dir_and_description_are_used(pi_bin: str, tmp_path: Path) -> None:
     assert project["project"]["description"] == 'Counts "words"'
     assert project["project"]["entry-points"]["pi"] == {"word_count": "pi_plugin_word_count"}
     module = (tmp_path / "wc" / "src" / "pi_plugin_word_count" / "__init__.py").read_text()
-    assert 'name = "word_count"' in module and "class WordCountTool(" in module
+    assert '@tool(name="word_count", label="WordCount")' in module
 
 
 def test_help_lists_the_command(pi_bin: str, tmp_path: Path) -> None:

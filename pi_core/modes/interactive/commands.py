@@ -193,11 +193,12 @@ def _model_arguments(app: CommandHost) -> Callable[[str], Any]:
 
 
 def builtin_table(entries: tuple[Builtin, ...]) -> Mapping[str, Builtin]:
-    """The built-ins keyed by name, read-only; their names must be `BUILTIN_COMMAND_NAMES`."""
+    """The built-ins keyed by name, read-only, in `BUILTIN_COMMAND_NAMES`' order (pi's), which
+    must name them all."""
     table = {entry.name: entry for entry in entries}
     if len(table) != len(entries) or set(table) != set(BUILTIN_COMMAND_NAMES):
         raise ValueError(f"built-in commands {sorted(table)} are not {BUILTIN_COMMAND_NAMES}")
-    return MappingProxyType(table)
+    return MappingProxyType({name: table[name] for name in BUILTIN_COMMAND_NAMES})
 
 
 BUILTINS = builtin_table(
@@ -227,11 +228,11 @@ BUILTINS = builtin_table(
         Builtin("logout", LOGOUT_HELP, logout_command),
     )
 )
-"""Every built-in command, in the order the `/` menu lists them (assembled once, never changed)."""
+"""Every built-in command in pi's order, kept by the `/` menu (assembled once, never changed)."""
 
 
 def slash_entries(app: CommandHost) -> list[SlashEntry]:
-    """Every `/` command: built-ins, plugin commands, prompt templates and skills."""
+    """Every `/` command in pi's order: built-ins, prompt templates, plugin commands, skills."""
     entries = [
         SlashEntry(
             b.name, b.description, "built-in", _model_arguments(app) if b.name == "model" else None
@@ -239,12 +240,12 @@ def slash_entries(app: CommandHost) -> list[SlashEntry]:
         for b in BUILTINS.values()
     ]
     session = app.session
+    for template in session.resources.prompts:
+        entries.append(SlashEntry(template.name, template.description or "", "prompt"))
     for command in session.plugins.registry.commands.values():
         source = command.plugin or "plugin"
         completer = command.get_argument_completions
         entries.append(SlashEntry(command.name, command.description or "", source, completer))
-    for template in session.resources.prompts:
-        entries.append(SlashEntry(template.name, template.description or "", "prompt"))
     # off: typed, `/skill:x` still expands (as in pi); it is only not offered
     if session.settings.get_enable_skill_commands():
         for skill in session.resources.skills:
