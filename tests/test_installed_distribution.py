@@ -12,6 +12,8 @@ from textwrap import dedent
 
 import pytest
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed_distribution")]
+
 PYPROJECT = """
 [build-system]
 requires = ["hatchling"]

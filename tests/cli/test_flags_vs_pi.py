@@ -13,6 +13,8 @@ import pytest
 from pi_core.testing import console_script
 from tests.cli.flags_cases import CASES, run_case
 
+pytestmark = pytest.mark.slow
+
 RECORDED: dict[str, Any] = json.loads(
     (Path(__file__).parent / "fixtures" / "flags.pi.json").read_text()
 )

@@ -8,8 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from pi_core.testing import console_script
 from tests.cli.rpc_flags import run_script
+
+pytestmark = pytest.mark.slow
 
 RECORDED = json.loads((Path(__file__).parent / "fixtures" / "rpc-flags.pi.json").read_text())
 

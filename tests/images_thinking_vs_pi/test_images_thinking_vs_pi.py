@@ -19,6 +19,8 @@ from tests.images_thinking_vs_pi.scenarios import (
     thinking_fields,
 )
 
+pytestmark = pytest.mark.slow
+
 LEVEL_SCENARIOS = [name for name, s in BY_NAME.items() if s.kind == "levels"]
 
 

@@ -22,6 +22,8 @@ from textwrap import dedent
 
 import pytest
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install_end_to_end")]
+
 OFFLINE = ["--", "--no-index", "--no-build-isolation"]
 
 PYPROJECT = """

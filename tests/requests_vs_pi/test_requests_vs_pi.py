@@ -13,6 +13,8 @@ import pytest
 from tests.fake_home import our_pi
 from tests.requests_vs_pi.scenarios import PROVIDERS, run, scripts_for
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYSTEM = "<system prompt>"
 """The system prompt's text differs by design (another agent's prompt): only where it goes and

@@ -18,6 +18,8 @@ import pytest
 from tests.fake_home import our_pi
 from tests.stream_events_vs_pi.scenarios import PROVIDER_KEYS, SCRIPTS, run
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 IGNORED = {"timestamp", "id", "partial"}

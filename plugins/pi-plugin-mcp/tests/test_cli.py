@@ -12,6 +12,8 @@ import pytest
 
 from pi_core.testing import console_script
 
+pytestmark = pytest.mark.slow
+
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
 
 

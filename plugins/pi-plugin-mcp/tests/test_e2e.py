@@ -18,6 +18,8 @@ import pytest
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
 
+pytestmark = pytest.mark.slow
+
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
 
 
