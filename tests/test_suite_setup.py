@@ -4,6 +4,7 @@ PATH without it, an empty HOME. A few representative tests run that way in a chi
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -52,3 +53,26 @@ def test_representative_tests_pass_without_an_activated_venv(tmp_path: Path) -> 
     done = subprocess.run(argv, cwd=ROOT, env=bare, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert f"{len(REPRESENTATIVE)} passed" in done.stdout, done.stdout[-2000:]
+
+
+def _pytest(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run pytest in the checkout as a user does, with the project's configuration."""
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+UNIT = "tests/test_suite_setup.py::test_path_with_scripts_puts_the_scripts_folder_first_once"
+REPL = "tests/interactive/test_repl_basics.py::test_startup_shows_header_editor_and_footer"
+
+
+@pytest.mark.slow
+def test_the_plain_command_runs_the_tests_on_parallel_workers(tmp_path: Path) -> None:
+    done = _pytest("-v", f"--basetemp={tmp_path / 'run'}", UNIT)  # -v undoes addopts' -q
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert re.search(r"^created: \d+/\d+ workers?$", done.stdout, re.M), done.stdout[-2000:]
+
+
+def test_not_slow_leaves_out_the_tests_that_drive_the_real_pi() -> None:
+    done = _pytest("-n", "0", "--collect-only", "-m", "not slow", UNIT, REPL)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert UNIT in done.stdout and REPL not in done.stdout, done.stdout
