@@ -21,6 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["PATH"] = path_with_scripts()
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `slow` every test that uses an end-to-end fixture."""
     for item in items:

@@ -1,5 +1,6 @@
-"""The suite runs as `<venv>/bin/python -m pytest` from a bare environment: no activated venv, a
-PATH without it, an empty HOME. A few representative tests run that way in a child pytest."""
+"""How the suite runs: as `<venv>/bin/python -m pytest` from a bare environment (no activated
+venv, a PATH without it, an empty HOME: a few representative tests run that way in a child
+pytest), on parallel workers by default, and without the end-to-end tests under `-m "not slow"`."""
 
 from __future__ import annotations
 
