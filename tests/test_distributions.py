@@ -34,7 +34,6 @@ pytestmark = [
         importlib.util.find_spec("hatchling") is None, reason="hatchling is not installed"
     ),
     pytest.mark.slow,
-    pytest.mark.xdist_group("distributions"),  # `built` is made once, on one worker
 ]
 
 

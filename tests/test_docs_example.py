@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("docs_example")]
+pytestmark = pytest.mark.slow
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "pi-plugin-permission-gate"
 

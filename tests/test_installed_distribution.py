@@ -12,7 +12,7 @@ from textwrap import dedent
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("installed_distribution")]
+pytestmark = pytest.mark.slow
 
 PYPROJECT = """
 [build-system]

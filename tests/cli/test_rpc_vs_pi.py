@@ -13,7 +13,7 @@ from pi_core.testing import FakeLLMServer, console_script
 from tests.cli.rpc_conversation import answers, argv, prepare, steps
 from tests.cli.rpc_script import RpcProcess
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("cli_rpc_vs_pi")]
+pytestmark = pytest.mark.slow
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "rpc-conversation.pi.jsonl"
 

@@ -22,7 +22,7 @@ from textwrap import dedent
 
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install_end_to_end")]
+pytestmark = pytest.mark.slow
 
 OFFLINE = ["--", "--no-index", "--no-build-isolation"]
 

@@ -15,7 +15,7 @@ from compaction_scenarios import SCENARIOS, run_compact
 
 from pi_core.testing import console_script
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("compaction_parity_vs_pi")]
+pytestmark = pytest.mark.slow
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

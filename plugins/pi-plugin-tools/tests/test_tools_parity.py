@@ -22,13 +22,10 @@ PACKAGE = Path(
 )
 TOOLS = PACKAGE / "dist" / "core" / "tools"
 
-pytestmark = [
-    pytest.mark.skipif(
-        shutil.which("node") is None or not TOOLS.is_dir(),
-        reason="needs node and pi 0.73.1 (set PI_REFERENCE_PACKAGE)",
-    ),
-    pytest.mark.xdist_group("tools_parity"),  # `reference` runs pi's tools once, on one worker
-]
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or not TOOLS.is_dir(),
+    reason="needs node and pi 0.73.1 (set PI_REFERENCE_PACKAGE)",
+)
 
 SCRIPT = """
 const [tools, casesPath] = process.argv.slice(2);
