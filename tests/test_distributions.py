@@ -29,9 +29,12 @@ FIRST_PARTY = {"pi-harness", *(path.name for path in ROOTS[1:])}
 # A markdown link or image whose target has no scheme (`docs/x.md`, `../../docs/x.md`).
 RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#)([^)\s]+)\)")
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("hatchling") is None, reason="hatchling is not installed"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("hatchling") is None, reason="hatchling is not installed"
+    ),
+    pytest.mark.slow,
+]
 
 
 @dataclass

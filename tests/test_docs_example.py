@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "docs" / "examples" / "pi-plugin-permission-gate"
 
 

@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.test_changelog_packaging import installed_core_wheel
+
+pytestmark = pytest.mark.slow
 
 PROMPT = """
 from pi_core.resources.system_prompt import SystemPromptOptions, build_system_prompt

@@ -12,6 +12,8 @@ from textwrap import dedent
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 PYPROJECT = """
 [build-system]
 requires = ["hatchling"]

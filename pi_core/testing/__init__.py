@@ -1,5 +1,6 @@
-"""Test helpers shipped with the core: a loopback fake LLM server, a scripted provider, and
-`execute_tool_call`, which runs one tool call through the agent loop's own tool path."""
+"""Test helpers shipped with the core: a loopback fake LLM server, a scripted provider,
+`execute_tool_call`, which runs one tool call through the agent loop's own tool path, and
+`console_script`, which finds `pi` next to the running interpreter."""
 
 from pi_core.testing.fake_llm import FakeLLMServer, FakeResponse, RecordedRequest
 from pi_core.testing.gate import PipeGate
@@ -12,6 +13,7 @@ from pi_core.testing.scripted import (
     reply,
     scripted_model,
 )
+from pi_core.testing.scripts import console_script, path_with_scripts, scripts_dir
 from pi_core.testing.tools import ToolOutcome, execute_tool_call
 from pi_core.testing.wire import chat_error, chat_models_json, chat_stream
 
@@ -30,7 +32,10 @@ __all__ = [
     "chat_error",
     "chat_models_json",
     "chat_stream",
+    "console_script",
     "execute_tool_call",
+    "path_with_scripts",
     "reply",
     "scripted_model",
+    "scripts_dir",
 ]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, chat_models_json
+from pi_core.testing import FakeLLMServer, chat_models_json, console_script
 
 
 @dataclass
@@ -29,8 +28,7 @@ class Cli:
         self, *args: str, stdin: str | None = None, timeout: float = 60
     ) -> subprocess.CompletedProcess[str]:
         """Run `pi args…` and return the finished process."""
-        pi = shutil.which("pi")
-        assert pi is not None, "the pi command is installed with the project"
+        pi = console_script("pi")
         return subprocess.run(
             [pi, *args], cwd=self.cwd, env=self.env, input=stdin, capture_output=True,
             text=True, timeout=timeout,

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 from tests.export.page_checks import templates, tree_data
@@ -52,8 +51,7 @@ def test_export_warns_about_a_torn_line_and_fails_clearly_on_bad_paths(cli: Cli)
 
 
 def rpc_process(cli: Cli, *extra: str) -> RpcProcess:
-    pi = shutil.which("pi")
-    assert pi
+    pi = console_script("pi")
     return RpcProcess([pi, "--mode", "rpc", *extra], cli.cwd, cli.env)
 
 

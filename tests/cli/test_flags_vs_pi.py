@@ -5,13 +5,15 @@ effort and user text reach the provider, the same warnings, sessions in the same
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pi_core.testing import console_script
 from tests.cli.flags_cases import CASES, run_case
+
+pytestmark = pytest.mark.slow
 
 RECORDED: dict[str, Any] = json.loads(
     (Path(__file__).parent / "fixtures" / "flags.pi.json").read_text()
@@ -20,6 +22,5 @@ RECORDED: dict[str, Any] = json.loads(
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_matches_pi(name: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi is not None, "the pi command is installed with the project"
+    pi = console_script("pi")
     assert run_case([pi], CASES[name], tmp_path / "run") == RECORDED[name]

@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 
 BIG = "".join(f"line {n:06d} of a long answer\n" for n in range(12_000))  # ~330 KB
 
 
 def _pi() -> str:
-    pi = shutil.which("pi")
-    assert pi is not None, "the pi command is installed with the project"
+    pi = console_script("pi")
     return pi
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
+from pi_core.testing import console_script
 from tests.cli.list_models_cases import CASES, run_case
 
 RECORDED = json.loads((Path(__file__).parent / "fixtures" / "list-models.pi.json").read_text())
@@ -22,8 +22,7 @@ DOCS_LINE = re.compile(r"^  /\S+/docs/\S+\.md$", re.MULTILINE)
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_list_models_matches_pi(name: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi is not None
+    pi = console_script("pi")
     folder = tmp_path / "list-models"
     folder.mkdir()
     ours = run_case([pi], CASES[name], folder)

@@ -4,13 +4,18 @@ OpenAI-compatible server (a fake on a port the test chooses) is found and used."
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, FakeResponse, RecordedRequest, chat_stream
+from pi_core.testing import (
+    FakeLLMServer,
+    FakeResponse,
+    RecordedRequest,
+    chat_stream,
+    console_script,
+)
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 
@@ -64,8 +69,7 @@ def test_json_mode_keeps_stdout_machine_shaped_and_explains_on_stderr(newcomer: 
 
 
 def test_rpc_prompt_without_a_model_gets_an_error_naming_login_and_model(newcomer: Cli) -> None:
-    pi = shutil.which("pi")
-    assert pi
+    pi = console_script("pi")
     process = RpcProcess([pi, "--mode", "rpc", "--no-session"], newcomer.cwd, newcomer.env)
     process.send({"id": "p", "type": "prompt", "message": "hi"})
     process.read_until(lambda r: r.get("type") == "response" and r.get("id") == "p")

@@ -3,8 +3,7 @@ names an auto-discovered extension's (source `auto`, scope `project`, `.pi` as `
 
 from __future__ import annotations
 
-import shutil
-
+from pi_core.testing import console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 
@@ -22,8 +21,7 @@ def test_a_project_plugin_command_names_its_file(cli: Cli) -> None:
     folder = cli.cwd / ".pi" / "extensions"
     folder.mkdir(parents=True)
     (folder / "greet.py").write_text(PLUGIN)
-    pi = shutil.which("pi")
-    assert pi is not None
+    pi = console_script("pi")
     process = RpcProcess([pi, "--mode", "rpc", "--no-session"], cli.cwd, cli.env)
     process.send({"id": "1", "type": "get_commands"})
     process.read_until(lambda r: r.get("type") == "response" and r.get("id") == "1")

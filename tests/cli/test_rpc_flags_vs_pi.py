@@ -6,15 +6,18 @@ to, and switching to a missing file starts a new session there."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
+import pytest
+
+from pi_core.testing import console_script
 from tests.cli.rpc_flags import run_script
+
+pytestmark = pytest.mark.slow
 
 RECORDED = json.loads((Path(__file__).parent / "fixtures" / "rpc-flags.pi.json").read_text())
 
 
 def test_rpc_answers_match_pi(tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi is not None, "the pi command is installed with the project"
+    pi = console_script("pi")
     assert run_script([pi], tmp_path / "run") == RECORDED

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from typing import Any
 
 from pi_core.modes.rpc_client import RpcClient, RpcError
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 
@@ -30,8 +29,7 @@ def register_commands(register):
 
 
 def rpc(cli: Cli, *extra: str) -> RpcProcess:
-    pi = shutil.which("pi")
-    assert pi
+    pi = console_script("pi")
     return RpcProcess([pi, "--mode", "rpc", "--no-session", *extra], cli.cwd, cli.env)
 
 
@@ -113,8 +111,7 @@ def test_extension_ui_requests_round_trip(cli: Cli) -> None:
 def test_the_python_client_drives_a_conversation(cli: Cli) -> None:
     cli.server.queue(chat_stream(tool_calls=[("ls", {})]), chat_stream("One file."))
     (cli.cwd / "only.txt").write_text("x")
-    pi = shutil.which("pi")
-    assert pi
+    pi = console_script("pi")
 
     async def main() -> tuple[list[str], str | None, list[dict[str, Any]], str]:
         events: list[str] = []

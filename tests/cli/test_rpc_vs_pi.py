@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pi_core.testing import FakeLLMServer
+from pi_core.testing import FakeLLMServer, console_script
 from tests.cli.rpc_conversation import answers, argv, prepare, steps
 from tests.cli.rpc_script import RpcProcess
+
+pytestmark = pytest.mark.slow
 
 RECORDED = Path(__file__).resolve().parent / "fixtures" / "rpc-conversation.pi.jsonl"
 
@@ -40,8 +41,7 @@ def responses(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def conversation(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     root = tmp_path_factory.mktemp("rpc")
     with FakeLLMServer() as server:
         _agent, cwd, env, gate = prepare(root, server.base_url, python=True)

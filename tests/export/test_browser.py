@@ -19,9 +19,13 @@ from tests.export.sessions import hostile_session, ordinary_session, write_sessi
 BROWSER = next(
     (found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None
 )
-pytestmark = pytest.mark.skipif(
-    BROWSER is None, reason="chromium is not installed (apt-get install chromium; CI installs it)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        BROWSER is None,
+        reason="chromium is not installed (apt-get install chromium; CI installs it)",
+    ),
+    pytest.mark.slow,
+]
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars"]
 
 

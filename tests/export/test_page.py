@@ -39,6 +39,7 @@ def test_the_fixture_list_holds_pi_sessions() -> None:
     assert {"before-compaction.jsonl", "large-session.jsonl", "written-by-pi.jsonl"} <= names
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fixture", session_fixtures(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_session_fixture_exports(fixture: Path, tmp_path: Path) -> None:
     source = fixture

@@ -4,34 +4,32 @@
         --pi /work/pi-ref/node_modules/@mariozechner/pi-coding-agent/dist/cli.js
 
 Writes `fixtures/<scenario>.pi.json`: pi's RPC answers and request bodies (images as type and
-size). `--pi` is pi's command, or its `cli.js` (run with node).
+size). `--pi` is pi's command, or its `cli.js` (run with node); without it, pi 0.73.1 under
+`$PI_REF` (default /work/pi-ref/node_modules).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import stat
 import tempfile
 from pathlib import Path
 
+from tests.fake_home import reference_pi
 from tests.images_thinking_vs_pi.scenarios import FIXTURES, SCENARIOS, run
 
 
-def _command(pi: str, folder: Path) -> str:
-    """A command that runs pi (a wrapper when given its `cli.js`)."""
-    if not pi.endswith(".js"):
-        return pi
-    wrapper = folder / "pi"
-    wrapper.write_text(f'#!/bin/sh\nexec {shutil.which("node")} {pi} "$@"\n')
-    wrapper.chmod(wrapper.stat().st_mode | stat.S_IEXEC)
-    return str(wrapper)
+def _command(pi: str | None) -> list[str]:
+    """The command that runs pi: `--pi` (run with node when it is a `cli.js`), else pi 0.73.1
+    under `$PI_REF`."""
+    if pi is None:
+        return reference_pi()
+    return ["node", pi] if pi.endswith(".js") else [pi]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pi", required=True)
+    parser.add_argument("--pi", help="pi's command or cli.js (default: under $PI_REF)")
     parser.add_argument("names", nargs="*", help="scenarios to record (default: all)")
     args = parser.parse_args()
     FIXTURES.mkdir(exist_ok=True)
@@ -39,8 +37,7 @@ def main() -> None:
         if args.names and scenario.name not in args.names:
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            command = _command(args.pi, Path(tmp))
-            result = run(command, scenario, Path(tmp) / "run")
+            result = run(_command(args.pi), scenario, Path(tmp) / "run")
         result.pop("stderr")
         text = json.dumps(result, indent=1, ensure_ascii=False).replace(tmp, "<tmp>")
         (FIXTURES / f"{scenario.name}.pi.json").write_text(text + "\n")

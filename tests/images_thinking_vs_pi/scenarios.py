@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
-import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +12,7 @@ from typing import Any
 from pi_core.testing import FakeLLMServer, FakeResponse
 from pi_core.testing.wire import chat_stream
 from tests.cli.rpc_script import RpcProcess, Step
+from tests.fake_home import FakeHome
 
 LEVELS = ("off", "minimal", "low", "medium", "high", "xhigh")
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -144,27 +142,22 @@ def _steps(scenario: Scenario) -> tuple[list[Step], list[FakeResponse]]:
     return steps, [_error() for _ in LEVELS]
 
 
-def run(pi: str, scenario: Scenario, root: Path) -> dict[str, Any]:
-    """Run `pi` (a command) through the scenario; return its RPC answers and request bodies."""
-    agent, cwd = root / "agent", root / "project"
-    agent.mkdir(parents=True)
-    cwd.mkdir()
-    (cwd / "big.png").write_bytes(big_png())
+def run(command: list[str], scenario: Scenario, root: Path) -> dict[str, Any]:
+    """Run `command` (a pi) through the scenario; return its RPC answers and request bodies."""
+    home = FakeHome.create(root, {"big.png": big_png()})
     with FakeLLMServer() as server:
-        (agent / "models.json").write_text(json.dumps(_models_json(scenario, server.base_url)))
-        (agent / "settings.json").write_text(json.dumps(scenario.settings))
+        home.configure(_models_json(scenario, server.base_url), scenario.settings)
         steps, answers = _steps(scenario)
-        env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(agent)}
         model = f"fake/{scenario.model['id']}"
-        argv = [pi, "--mode", "rpc", "--no-session", "--model", model]
         if scenario.kind == "attach":
-            argv = [pi, "-p", "--no-session", "--model", model, "@big.png", "What is it?"]
             server.queue(chat_stream("ok"))
-            done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, timeout=60)
-            records, stderr = [], done.stderr.decode()
+            argv = ["-p", "--no-session", "--model", model, "@big.png", "What is it?"]
+            done = home.run([*command, *argv], timeout=60)
+            records, stderr = [], done.stderr
         else:
             server.queue(*answers)
-            process = RpcProcess(argv, cwd, env)
+            argv = ["--mode", "rpc", "--no-session", "--model", model]
+            process = RpcProcess([*command, *argv], home.cwd, home.env())
             records = process.run(steps)
             stderr = process.close()
         bodies = [request.json() for request in server.requests]

@@ -4,12 +4,12 @@ for the same scripts (`record_pi.py` re-records them)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.fake_home import our_pi
 from tests.images_thinking_vs_pi.scenarios import (
     BY_NAME,
     FIXTURES,
@@ -19,17 +19,13 @@ from tests.images_thinking_vs_pi.scenarios import (
     thinking_fields,
 )
 
+pytestmark = pytest.mark.slow
+
 LEVEL_SCENARIOS = [name for name, s in BY_NAME.items() if s.kind == "levels"]
 
 
-def _pi() -> str:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
-    return pi
-
-
 def _both(name: str, tmp_path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    ours = run(_pi(), BY_NAME[name], tmp_path / "run")
+    ours = run(our_pi(), BY_NAME[name], tmp_path / "run")
     assert "Traceback" not in ours["stderr"], ours["stderr"]
     recorded = json.loads((FIXTURES / f"{name}.pi.json").read_text())
     return ours, recorded

@@ -22,6 +22,8 @@ from textwrap import dedent
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 OFFLINE = ["--", "--no-index", "--no-build-isolation"]
 
 PYPROJECT = """

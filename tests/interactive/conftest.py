@@ -17,7 +17,7 @@ import pytest
 
 from pi_core.testing import FakeLLMServer, chat_models_json
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 30.0
 
 
 @dataclass

@@ -20,6 +20,8 @@ from pi_core.modes.interactive.default_keys import emacs_key_bindings
 from pi_core.modes.interactive.editor import PasteStore
 from pi_core.modes.interactive.keys import build_key_bindings, to_prompt_toolkit_keys
 
+pytestmark = pytest.mark.slow
+
 
 class Recorder:
     """Records what the keys asked for."""

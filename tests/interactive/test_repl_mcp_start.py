@@ -21,7 +21,7 @@ def test_a_server_that_never_answers_holds_up_neither_the_repl_nor_a_prompt(
     screen.type("hello")
     screen.keys("Enter")
     # well before the 60 s the server may take to answer
-    screen.wait_for("Answered while the server is still starting.", timeout=10)
+    screen.wait_for("Answered while the server is still starting.", timeout=30)
     screen.type("/mcp")
     screen.keys("Enter")
-    screen.wait_for("never  [starting]", timeout=10)
+    screen.wait_for("never  [starting]", timeout=30)

@@ -10,6 +10,8 @@ import pi_core.modes.interactive.modified_keys  # noqa: F401  (installs the sequ
 from pi_core.modes.interactive.line_padding import trim_padding
 from tests.interactive.test_keys import drive
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize(
     ("sequence", "expected"),

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 
 import pytest
 
+from pi_core.testing import console_script
 from tests.cli.conftest import Cli, cli
 from tests.cli.rpc_script import RpcProcess
 
@@ -19,8 +19,7 @@ def rpc(cli: Cli) -> Iterator[Callable[..., RpcProcess]]:
     started: list[RpcProcess] = []
 
     def start(*args: str) -> RpcProcess:
-        pi = shutil.which("pi")
-        assert pi, "the pi command is installed with the project"
+        pi = console_script("pi")
         process = RpcProcess([pi, "--mode", "rpc", *args], cli.cwd, cli.env)
         started.append(process)
         return process

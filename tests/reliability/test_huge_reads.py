@@ -4,10 +4,9 @@ first lines with pi's continuation note, and pi's own peak memory stays that of 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 
 HEADER = b"".join(b"line %d\n" % n for n in range(5000))
@@ -15,8 +14,7 @@ HEADER = b"".join(b"line %d\n" % n for n in range(5000))
 
 def run_pi_measured(cli: Cli, *args: str) -> tuple[int, int]:
     """Run `pi args…`; return its exit status and its own peak RSS in KiB (from wait4)."""
-    pi = shutil.which("pi")
-    assert pi
+    pi = console_script("pi")
     process = subprocess.Popen(
         [pi, *args], cwd=cli.cwd, env=cli.env,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

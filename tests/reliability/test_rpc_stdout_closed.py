@@ -4,18 +4,16 @@ and exits, although stdin is still open."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 
 
 def test_rpc_exits_once_the_turn_is_saved_when_stdout_closes(cli: Cli) -> None:
     answer = chat_stream("a long answer that never ends", piece=4, pause_after_chunks=3)
     cli.server.queue(answer)
-    pi = shutil.which("pi")
-    assert pi is not None
+    pi = console_script("pi")
     process = subprocess.Popen(
         [pi, "--mode", "rpc"], cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,

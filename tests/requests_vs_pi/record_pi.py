@@ -11,11 +11,11 @@ Re-record after changing `scenarios.py`; the test compares ours against these fi
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
 
+from tests.fake_home import reference_pi
 from tests.requests_vs_pi.scenarios import PROVIDERS, run, scripts_for
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -23,14 +23,13 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 def main() -> None:
     """Run pi once per provider and script; write `fixtures/<provider>.<script>.json`."""
-    modules = Path(os.environ.get("PI_REF", "/work/pi-ref/node_modules"))
-    cli = modules / "@mariozechner" / "pi-coding-agent" / "dist" / "cli.js"
+    command = reference_pi()
     FIXTURES.mkdir(exist_ok=True)
     for key in sys.argv[1:] or list(PROVIDERS):
         provider = PROVIDERS[key]
         for script in scripts_for(provider):
             with tempfile.TemporaryDirectory() as root:
-                bodies = run(["node", str(cli)], provider, script, Path(root))
+                bodies = run(command, provider, script, Path(root))
             path = FIXTURES / f"{key}.{script}.json"
             path.write_text(json.dumps(bodies, indent=1, sort_keys=True) + "\n")
             print(path.name, len(bodies), "request(s)", file=sys.stderr)

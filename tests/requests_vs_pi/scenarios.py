@@ -4,15 +4,14 @@ comparison with pi 0.73.1 (`record_pi.py` records pi's; the test runs ours the s
 from __future__ import annotations
 
 import json
-import os
 import struct
-import subprocess
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pi_core.testing import FakeLLMServer, FakeResponse, chat_stream
+from tests.fake_home import FakeHome
 
 
 @dataclass(frozen=True)
@@ -197,26 +196,12 @@ def arguments(script: str) -> list[str]:
 def run(command: list[str], provider: Provider, script: str, root: Path) -> list[Any]:
     """Run `command` + the script's arguments in a fresh home against the fake; return the
     request bodies it sent (with `root` written `<root>`)."""
-    home, cwd = root / "home", root / "project"
-    agent = home / ".pi" / "agent"
-    agent.mkdir(parents=True)
-    cwd.mkdir()
-    (cwd / "note.txt").write_text("hello\n")
-    (cwd / "pic.png").write_bytes(_png())
+    home = FakeHome.create(root, {"note.txt": b"hello\n", "pic.png": _png()})
     with FakeLLMServer() as server:
-        (agent / "models.json").write_text(json.dumps(models_json(provider, server.base_url)))
         settings = {"defaultProvider": provider.name, "defaultModel": provider.model}
-        (agent / "settings.json").write_text(json.dumps(settings))
+        home.configure(models_json(provider, server.base_url), settings)
         server.queue(*answers(provider, script))
-        env = {**os.environ, "HOME": str(home), "PI_CODING_AGENT_DIR": str(agent),
-               "PI_OFFLINE": "1", "NO_COLOR": "1"}  # fmt: skip
-        for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PI_CACHE_RETENTION"):
-            env.pop(key, None)
-        done = subprocess.run(
-            [*command, *arguments(script)], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=120,
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr + done.stdout
+        home.run([*command, *arguments(script)])
         bodies = json.dumps([request.json() for request in server.requests])
     # the project's path (an @file's name) differs from run to run
     return list(json.loads(bodies.replace(str(root), "<root>")))

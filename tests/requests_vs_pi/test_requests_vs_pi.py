@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.fake_home import our_pi
 from tests.requests_vs_pi.scenarios import PROVIDERS, run, scripts_for
+
+pytestmark = pytest.mark.slow
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYSTEM = "<system prompt>"
@@ -64,8 +66,6 @@ CASES = [(key, script) for key in sorted(PROVIDERS) for script in scripts_for(PR
 
 @pytest.mark.parametrize(("provider", "script"), CASES)
 def test_request_bodies_match_pi(provider: str, script: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
     recorded = json.loads((FIXTURES / f"{provider}.{script}.json").read_text())
-    ours = run([pi], PROVIDERS[provider], script, tmp_path)
+    ours = run(our_pi(), PROVIDERS[provider], script, tmp_path)
     assert [normalized(b) for b in ours] == [normalized(b) for b in recorded]

@@ -10,11 +10,11 @@ Re-record after changing `scenarios.py`; the test compares ours against these fi
 from __future__ import annotations
 
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
 
+from tests.fake_home import reference_pi
 from tests.stream_events_vs_pi.scenarios import PROVIDER_KEYS, SCRIPTS, run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -23,13 +23,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 def main() -> None:
     """Run pi once per provider and script; write `fixtures/<provider>.<script>.events.ndjson`
     (pi's `--mode json` lines: not named `.jsonl`, which the export tests take for sessions)."""
-    modules = Path(os.environ.get("PI_REF", "/work/pi-ref/node_modules"))
-    cli = modules / "@mariozechner" / "pi-coding-agent" / "dist" / "cli.js"
+    command = reference_pi()
     FIXTURES.mkdir(exist_ok=True)
     for key in PROVIDER_KEYS:
         for script in SCRIPTS:
             with tempfile.TemporaryDirectory() as root:
-                lines = run(["node", str(cli)], key, script, Path(root))
+                lines = run(command, key, script, Path(root))
             path = FIXTURES / f"{key}.{script}.events.ndjson"
             path.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
             print(path.name, len(lines), "line(s)", file=sys.stderr)

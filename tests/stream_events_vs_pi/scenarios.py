@@ -4,12 +4,11 @@ stream events they print with pi 0.73.1's (`record_pi.py` records pi's; the test
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from pi_core.testing import FakeLLMServer, FakeResponse, chat_stream
+from tests.fake_home import FakeHome
 from tests.requests_vs_pi.scenarios import PROVIDERS, anthropic_stream, models_json
 
 PROVIDER_KEYS = ("generic", "anthropic")
@@ -44,24 +43,10 @@ def run(command: list[str], key: str, script: str, root: Path) -> list[dict[str,
     """Run `command` + the script's arguments in a fresh home against the fake; return the JSON
     lines it printed."""
     provider = PROVIDERS[key]
-    home, cwd = root / "home", root / "project"
-    agent = home / ".pi" / "agent"
-    agent.mkdir(parents=True)
-    cwd.mkdir()
-    (cwd / "note.txt").write_text("hello\n")
-    (cwd / "other.txt").write_text("hello again\n")
+    home = FakeHome.create(root, {"note.txt": b"hello\n", "other.txt": b"hello again\n"})
     with FakeLLMServer() as server:
-        (agent / "models.json").write_text(json.dumps(models_json(provider, server.base_url)))
         settings = {"defaultProvider": provider.name, "defaultModel": provider.model}
-        (agent / "settings.json").write_text(json.dumps(settings))
+        home.configure(models_json(provider, server.base_url), settings)
         server.queue(*answers(key, script))
-        env = {**os.environ, "HOME": str(home), "PI_CODING_AGENT_DIR": str(agent),
-               "PI_OFFLINE": "1", "NO_COLOR": "1"}  # fmt: skip
-        for name in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PI_CACHE_RETENTION"):
-            env.pop(name, None)
-        done = subprocess.run(
-            [*command, *arguments(script)], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=120,
-        )  # fmt: skip
-    assert done.returncode == 0, done.stderr + done.stdout
+        done = home.run([*command, *arguments(script)])
     return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]

@@ -15,10 +15,12 @@ from typing import Any
 
 import pytest
 
+from tests.fake_home import our_pi
 from tests.stream_events_vs_pi.scenarios import PROVIDER_KEYS, SCRIPTS, run
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-OURS = ["pi"]
 
 IGNORED = {"timestamp", "id", "partial"}
 """Left out of every compared event: `timestamp` is the clock's, `id` is a tool call's random id
@@ -45,7 +47,7 @@ def stream_events(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def ours(key: str, script: str) -> list[dict[str, Any]]:
     """What our CLI prints for the script."""
     with tempfile.TemporaryDirectory() as root:
-        return run(OURS, key, script, Path(root))
+        return run(our_pi(), key, script, Path(root))
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from bedrock_scenarios import SCRIPTS, run
+
+from pi_core.testing import console_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pi_requests"
 SYSTEM = "<system prompt>"
@@ -44,8 +45,7 @@ def normalized(request: dict[str, Any]) -> str:
 
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_requests_match_pi(script: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     recorded = json.loads((FIXTURES / f"{script}.json").read_text())
     ours = run([pi], script, tmp_path)
     assert [normalized(r) for r in ours] == [normalized(r) for r in recorded]

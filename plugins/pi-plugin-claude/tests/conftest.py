@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 
 from claude_pi import Pi
 
-from pi_core.testing import FakeLLMServer, FakeResponse, chat_models_json
+from pi_core.testing import FakeLLMServer, FakeResponse, chat_models_json, console_script
 
 
 @pytest.fixture(autouse=True)
@@ -46,9 +45,6 @@ def pi(tmp_path: Path, isolated_agent_dir: Path) -> Iterator[Pi]:
         result = Pi(server, cwd, home, isolated_agent_dir, env)
         result.settings()
         yield result
-
-
-PI_CLAUDE = shutil.which("pi-claude")
 
 
 class Script:
@@ -179,6 +175,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: FakeLLMServ
 @pytest.fixture
 def pi_claude() -> str:
     """The installed pi-claude executable."""
-    if PI_CLAUDE is None:
+    try:
+        return console_script("pi-claude")
+    except FileNotFoundError:
         pytest.fail("pi-claude is not installed: pip install -e plugins/pi-plugin-claude")
-    return PI_CLAUDE

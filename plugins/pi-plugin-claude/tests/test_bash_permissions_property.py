@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import shlex
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pi_plugin_claude.permissions import PermissionPolicy, parse_mode, parse_rule
+
+pytestmark = pytest.mark.slow
 
 CWD = "/proj"
 ALLOWED = ["ls", "git status", "cat README.md", "npm test", "echo hi", "pwd", "grep -r x src"]

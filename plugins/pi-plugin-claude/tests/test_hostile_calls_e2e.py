@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from typing import Any
 import pytest
 from claude_pi import Pi
 
-from pi_core.testing import chat_stream
+from pi_core.testing import chat_stream, console_script
 
 MARKER = "SECRET-MARKER-4c1d9e"
 MODES = ("default", "plan", "acceptEdits", "bypassPermissions")
@@ -139,8 +138,7 @@ class Probe:
 
     def run_pi_claude(self, mode: str, *args: str) -> subprocess.CompletedProcess[str]:
         """`pi-claude -p go --permission-mode MODE …` on the fake model."""
-        binary = shutil.which("pi-claude")
-        assert binary is not None, "pi-claude is installed with the project"
+        binary = console_script("pi-claude")
         argv = [binary, "-p", "go", "--permission-mode", mode, *args]
         return subprocess.run(
             argv, cwd=self.cwd, env=self.pi.env, capture_output=True, text=True, timeout=120,

@@ -18,6 +18,8 @@ from pi_core.messages.agent import BranchSummaryMessage
 from pi_core.messages.convert import BRANCH_SUMMARY_PREFIX, BRANCH_SUMMARY_SUFFIX
 from pi_core.testing import FakeLLMServer, FakeResponse, RecordedRequest, chat_error, chat_stream
 
+pytestmark = pytest.mark.slow
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n"
 """How pi 0.73.1 itself introduces a branch summary to the model (recorded in the fixture)."""

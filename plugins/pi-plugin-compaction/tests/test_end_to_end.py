@@ -7,11 +7,14 @@ import json
 import threading
 from typing import Any
 
+import pytest
 from compaction_scenarios import user_text_of
 from rpc_home import PiHome, Rpc
 
 from pi_core.messages.convert import COMPACTION_SUMMARY_PREFIX
 from pi_core.testing import FakeResponse, RecordedRequest, chat_error, chat_stream
+
+pytestmark = pytest.mark.slow
 
 SUMMARY = "## Goal\nKeep going (scripted summary)."
 

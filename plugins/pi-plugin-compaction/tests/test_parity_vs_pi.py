@@ -7,12 +7,15 @@ our `pi` runs the same scenario and must store the same compaction and send the 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from compaction_scenarios import SCENARIOS, run_compact
+
+from pi_core.testing import console_script
+
+pytestmark = pytest.mark.slow
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -23,8 +26,7 @@ def compared(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(ours, pi's) for one scenario."""
     name = request.param
-    pi = shutil.which("pi")
-    assert pi is not None
+    pi = console_script("pi")
     ours = run_compact([pi], SCENARIOS[name](), tmp_path_factory.mktemp(name))
     theirs = json.loads((FIXTURES / f"{name}.pi.json").read_text())
     return ours, theirs

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 from gemini_fake import reply
 
-from pi_core.testing import FakeLLMServer, FakeResponse
+from pi_core.testing import FakeLLMServer, FakeResponse, console_script
 
 
 def test_pi_runs_a_tool_loop_on_vertex_with_adc(tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     home, cwd = tmp_path / "home", tmp_path / "project"
     agent = home / ".pi" / "agent"
     agent.mkdir(parents=True)
@@ -72,8 +70,7 @@ def test_pi_runs_a_tool_loop_on_vertex_with_adc(tmp_path: Path) -> None:
 
 
 def test_list_models_shows_both_google_apis_streamed(tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GOOGLE", "GEMINI"))}
     env.update(HOME=str(tmp_path), PI_CODING_AGENT_DIR=str(tmp_path / "agent"), PI_OFFLINE="1")
     env["GEMINI_API_KEY"] = "k"

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from google_vs_pi import CASES, SCRIPTS, run
+
+from pi_core.testing import console_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vs_pi"
 SYSTEM = "<system prompt>"
@@ -37,8 +38,7 @@ def normalized(request: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("case", "script"), [(c, s) for c in CASES for s in SCRIPTS])
 def test_requests_match_pi(case: str, script: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     recorded = json.loads((FIXTURES / f"{case}.{script}.json").read_text())
     ours = run([pi], CASES[case], script, tmp_path)
     assert [normalized(r) for r in ours] == [normalized(r) for r in recorded]

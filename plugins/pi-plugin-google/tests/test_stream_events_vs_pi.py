@@ -6,12 +6,13 @@ records pi's). Each `assistantMessageEvent` is compared without its racy `partia
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from google_vs_pi import CASES, EVENT_SCRIPTS, run_json
+
+from pi_core.testing import console_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "vs_pi"
 IGNORED = {"timestamp", "id", "partial"}
@@ -32,8 +33,7 @@ def stream_events(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize(("case", "script"), [(c, s) for c in CASES for s in EVENT_SCRIPTS])
 def test_same_stream_events_as_pi(case: str, script: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     text = (FIXTURES / f"{case}.{script}.events.ndjson").read_text()
     theirs = [json.loads(line) for line in text.splitlines()]
     mine = run_json([pi], CASES[case], script, tmp_path)

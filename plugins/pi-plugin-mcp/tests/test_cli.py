@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from pi_core.testing import console_script
+
+pytestmark = pytest.mark.slow
 
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
 
@@ -23,8 +26,7 @@ class Shell:
         self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
 
     def pi(self, *args: str) -> subprocess.CompletedProcess[str]:
-        pi = shutil.which("pi")
-        assert pi is not None
+        pi = console_script("pi")
         return subprocess.run(
             [pi, *args], cwd=self.cwd, env=self.env, capture_output=True, text=True, timeout=120
         )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +16,9 @@ from typing import Any
 
 import pytest
 
-from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream
+from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
+
+pytestmark = pytest.mark.slow
 
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
 
@@ -44,8 +45,7 @@ class Project:
 
     def pi(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
         """Run `pi args…` to completion."""
-        pi = shutil.which("pi")
-        assert pi is not None
+        pi = console_script("pi")
         return subprocess.run(
             [pi, *args], cwd=self.cwd, env=self.env, capture_output=True, text=True,
             timeout=timeout, stdin=subprocess.DEVNULL,
@@ -105,8 +105,7 @@ class Rpc:
     """`pi --mode rpc` with its stdout records read on a thread."""
 
     def __init__(self, project: Project) -> None:
-        pi = shutil.which("pi")
-        assert pi is not None
+        pi = console_script("pi")
         self.process = subprocess.Popen(
             [pi, "--mode", "rpc", "--no-session"], cwd=project.cwd, env=project.env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

@@ -15,6 +15,8 @@ from pi_plugin_mcp.tools import McpTool
 
 from pi_core import ImageContent, TextContent
 
+pytestmark = pytest.mark.slow
+
 FAULTY = Path(__file__).parent / "servers" / "faulty_server.py"
 LONG = "x" * 60
 

@@ -16,6 +16,8 @@ from pi_plugin_mcp.tools import AnyArguments, McpTool, McpToolError
 
 from pi_core import AbortController, AbortError, ImageContent, ToolArgumentsError
 
+pytestmark = pytest.mark.slow
+
 Reports = list[tuple[str, str]]
 
 

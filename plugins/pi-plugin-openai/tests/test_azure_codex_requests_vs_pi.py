@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from pi_runs import HEADERS, PROVIDERS, SCRIPTS, run
+
+from pi_core.testing import console_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "pi_requests"
 _UA = re.compile(r"^pi \((browser|\S+ \S+; \S+)\)$")
@@ -59,8 +60,7 @@ CASES = [(key, script) for key in sorted(PROVIDERS) for script in SCRIPTS]
 
 @pytest.mark.parametrize(("provider", "script"), CASES)
 def test_requests_match_pi(provider: str, script: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = console_script("pi")
     recorded = json.loads((FIXTURES / f"{provider}.{script}.json").read_text())
     ours = run([pi], provider, script, tmp_path)
     assert [normalized(r) for r in ours] == [normalized(r) for r in recorded]

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pi_core.testing import FakeLLMServer, FakeResponse, chat_stream
+from pi_core.testing import FakeLLMServer, FakeResponse, chat_stream, console_script
 
 
 @dataclass
@@ -43,8 +42,7 @@ class Pi:
 
     def run(self, prompt: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
         """Run `pi -p prompt args…`."""
-        pi = shutil.which("pi")
-        assert pi is not None, "the pi command is installed with the project"
+        pi = console_script("pi")
         return subprocess.run(
             [pi, *args, "-p", prompt], cwd=self.cwd, env=self.env, capture_output=True,
             text=True, timeout=timeout, stdin=subprocess.DEVNULL,
