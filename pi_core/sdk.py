@@ -103,6 +103,8 @@ async def create_agent_session(
     hooks = LoopHooks(manager.dispatcher)
 
     async def get_api_key(provider: str) -> str | None:
+        # a due subscription refresh runs off the event loop before each provider request
+        await registry.auth.refresh_if_due(provider)
         return registry.get_api_key(provider)
 
     budgets = settings.get_thinking_budgets()
