@@ -67,9 +67,11 @@ async def create_agent_session(
 
     if plugin_manager is None:
         manager = PluginManager(folder, agent_dir=agent_home, ui=ui)
+        manager.runtime.settings = settings  # readable while plugins load
         manager.load(load_options)
     else:
         manager = plugin_manager
+    manager.runtime.settings = settings
     for index, plugin in enumerate(plugins):
         name = getattr(plugin, "__name__", None) or f"sdk-plugin-{index + 1}"
         manager.register_inline(plugin, name)
