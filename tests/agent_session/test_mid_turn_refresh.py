@@ -62,3 +62,25 @@ async def test_a_refresh_due_mid_turn_runs_off_the_event_loop(harness: Harness) 
     first, second = harness.server.requests
     assert first.headers["authorization"] == "Bearer first-access"
     assert second.headers["authorization"] == "Bearer sk-ant-oat01-access-1"
+
+
+async def test_a_refresh_due_at_compaction_runs_off_the_event_loop(harness: Harness) -> None:
+    gate = threading.Event()
+    with FakeAuthServer(refresh_gate=gate) as fake:
+        fake.refresh_tokens.add("refresh-0")
+        auth = AuthStorage(harness.agent_dir / "auth.json")
+        login = {"refresh": "refresh-0", "access": "first-access", "expires": now_ms() + 3_600_000}
+        auth.set_oauth("fake", login)
+        auth.add_login_provider(FakeLogin(fake.origin))
+        harness.server.queue(chat_stream("Hi."), chat_stream("The summary."))
+        session = await harness.session(auth=auth, persist=False)
+        await session.prompt("hello")
+        auth.set_oauth("fake", {**login, "expires": now_ms() - 1})
+        compaction = asyncio.create_task(session.compact())
+        await asyncio.to_thread(fake.refresh_seen.wait, 30)
+        held = not fake.refresh_answered.is_set()
+        gate.set()
+        await asyncio.wait_for(compaction, 30)
+    assert held, "the refresh blocked the event loop"
+    summary_request = harness.server.requests[-1]
+    assert summary_request.headers["authorization"] == "Bearer sk-ant-oat01-access-1"
