@@ -15,7 +15,7 @@ from pi_plugin_anthropic.oauth_identity import is_oauth_token
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
-    from pi_core.ai.model import Model
+    from pi_core.providers import Model
 
 SETTING = "warnings.anthropicExtraUsage"
 WARNING = (
