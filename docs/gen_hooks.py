@@ -103,7 +103,8 @@ compaction or summary, so any other plugin's wins (see docs/compaction.md).
 ## Context
 
 Every event hook gets `ctx`, an `ExtensionContext`: `ui`, `has_ui`, `cwd`, `events`, `session`,
-`model_registry`, `model`, `get_flag()`, `exec()`, `check_tool_call()` work at any time;
+`model_registry`, `model`, `settings`, `get_flag()`, `exec()`, `check_tool_call()` work at any
+time;
 `is_idle()`, `abort()`, `has_pending_messages()`, `shutdown()`, `get_context_usage()`,
 `compact()`, `get_system_prompt()`, `send_message()`, `send_user_message()`, `append_entry()`,
 `set_session_name()`, `get_session_name()`, `set_label()`, `get_active_tools()`,
@@ -119,6 +120,10 @@ its result through the `tool_result` chain. A tool that runs another agent uses 
 every plugin's gate sees that agent's calls too. Command handlers get a
 `CommandContext`, which adds `wait_for_idle()`, `new_session()`, `fork()`, `navigate_tree()`,
 `switch_session()` and `reload()`.
+
+`ctx.settings.get(key, default=None)` reads the merged settings (project over global) by the
+key path written in settings.json (`"warnings.anthropicExtraUsage"`): a copy of the value, or
+`default` when no file sets it; plugins cannot change settings through it.
 
 `ctx.ui` is the user interface; `ctx.has_ui` says whether there is one. Dialogs (`select`,
 `confirm`, `input`, `editor`, `custom`) are awaited; the rest return at once: `notify`,

@@ -67,9 +67,11 @@ async def create_agent_session(
 
     if plugin_manager is None:
         manager = PluginManager(folder, agent_dir=agent_home, ui=ui)
+        manager.runtime.settings = settings  # readable while plugins load
         manager.load(load_options)
     else:
         manager = plugin_manager
+    manager.runtime.settings = settings
     for index, plugin in enumerate(plugins):
         name = getattr(plugin, "__name__", None) or f"sdk-plugin-{index + 1}"
         manager.register_inline(plugin, name)
@@ -103,6 +105,8 @@ async def create_agent_session(
     hooks = LoopHooks(manager.dispatcher)
 
     async def get_api_key(provider: str) -> str | None:
+        # a due subscription refresh runs off the event loop before each provider request
+        await registry.auth.refresh_if_due(provider)
         return registry.get_api_key(provider)
 
     budgets = settings.get_thinking_budgets()

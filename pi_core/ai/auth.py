@@ -113,6 +113,13 @@ class AuthStorage:
         """Return whether auth.json or the runtime holds something for `provider`."""
         return provider in self._runtime or provider in self._data
 
+    def stored_type(self, provider: str) -> str | None:
+        """Return the kind of auth.json's entry for `provider`: "oauth" (a subscription login),
+        "api_key", or None."""
+        entry = self._data.get(provider)
+        kind = entry.get("type") if isinstance(entry, dict) else None
+        return kind if isinstance(kind, str) else None
+
     def stored_value(self, provider: str) -> str | None:
         """Return auth.json's key value for `provider` as written (`!command`, a name…)."""
         entry = self._data.get(provider)

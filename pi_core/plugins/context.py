@@ -20,6 +20,7 @@ from pi_core.plugins.runtime import (
     PluginRuntime,
     SessionReader,
 )
+from pi_core.plugins.settings_reader import SettingsReader
 from pi_core.plugins.tool_check import check_tool
 
 if TYPE_CHECKING:
@@ -81,6 +82,11 @@ class ExtensionContext:
     def model_registry(self) -> ModelRegistry | None:
         """Return the model registry (None until providers are set up)."""
         return self._runtime.model_registry
+
+    @property
+    def settings(self) -> SettingsReader:
+        """Return the merged settings, read-only: `ctx.settings.get("warnings.x", default)`."""
+        return SettingsReader(self._runtime.settings)
 
     @property
     def model(self) -> Model | None:

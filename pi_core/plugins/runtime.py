@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pi_core.events import ToolCallEvent, ToolCallResult, ToolResultEvent, ToolResultPatch
     from pi_core.messages.agent import CustomMessage
     from pi_core.messages.content import ImageContent, TextContent
+    from pi_core.resources.settings.manager import SettingsManager
     from pi_core.session.context import SessionContext
     from pi_core.session.entries import SessionEntry, SessionHeader
     from pi_core.session.manager import SessionManager, TreeNode
@@ -173,6 +174,8 @@ class PluginRuntime:
         self.flag_values: dict[str, bool | str | None] = {}
         self.session: SessionReader | None = None
         self.model_registry: ModelRegistry | None = None
+        self.settings: SettingsManager | None = None
+        """The session's settings, which `ctx.settings` reads (set by the SDK)."""
         self.actions: SessionActions = _loading_actions()
         self.navigation: SessionNavigation = _loading_navigation()
         self.bound = False

@@ -49,14 +49,18 @@ class FakeAuthServer:
 
     `access_token(n)` makes the n-th access token (Codex needs a JWT); `expires_in` is what token
     answers say; `refresh_fails` makes every refresh answer 400 `invalid_grant`; `refresh_delay`
-    holds refresh answers back that many seconds; `pending_polls` is how many device-code polls
-    answer `authorization_pending` before the token.
+    holds refresh answers back that many seconds; `refresh_gate`, when given, holds them until it
+    is set (`refresh_seen` is set when a refresh arrives, `refresh_answered` once it is let go);
+    `pending_polls` is how many device-code polls answer `authorization_pending` before the token.
     """
 
     access_token: Callable[[int], str] = lambda n: f"sk-ant-oat01-access-{n}"
     expires_in: int = 3600
     refresh_fails: bool = False
     refresh_delay: float = 0.0
+    refresh_gate: threading.Event | None = None
+    refresh_seen: threading.Event = field(default_factory=threading.Event)
+    refresh_answered: threading.Event = field(default_factory=threading.Event)
     pending_polls: int = 1
     requests: list[AuthRequest] = field(default_factory=list)
     refresh_tokens: set[str] = field(default_factory=set)
@@ -117,7 +121,11 @@ class FakeAuthServer:
                 return 400, {"error": "invalid_grant", "error_description": "redirect_uri"}
             return 200, self._tokens()
         if grant == "refresh_token":
+            self.refresh_seen.set()
+            if self.refresh_gate is not None:
+                self.refresh_gate.wait(timeout=5)  # never forever: a blocked test fails instead
             time.sleep(self.refresh_delay)
+            self.refresh_answered.set()
             if self.refresh_fails or body.get("refresh_token") not in self.refresh_tokens:
                 return 400, {"error": "invalid_grant", "error_description": "refresh revoked"}
             return 200, self._tokens()

@@ -98,7 +98,7 @@ def test_login_with_a_subscription_by_pasting_the_redirect(
 
     screen.type("/logout anthropic")
     screen.keys("Enter")
-    screen.wait_for("Removed the credentials of anthropic")
+    screen.wait_for("Logged out of Anthropic (Claude Pro/Max)")
     assert "anthropic" not in json.loads(auth.read_text())
 
 

@@ -47,6 +47,8 @@ class InteractiveUI(ExtensionUI):
         self.title: str | None = None
         self.header_factory: Callable[..., Any] | None = None
         self.footer_factory: Callable[..., Any] | None = None
+        self.early_notices: list[tuple[str, NotifyLevel]] = []
+        """What plugins notified while the session was starting (shown once the REPL runs)."""
 
     def app_ready(self) -> None:
         """The REPL exists now: apply what plugins set while the session was starting."""
@@ -54,6 +56,9 @@ class InteractiveUI(ExtensionUI):
         app.transcript.hidden_thinking_label = self.hidden_thinking_label
         if self.editor_factory is not None:
             self.set_editor_component(self.editor_factory)
+        notices, self.early_notices = self.early_notices, []
+        for message, level in notices:
+            self.notify(message, level)
 
     def clear_plugin_state(self) -> None:
         """Take away everything plugins set: statuses, widgets, header, footer, working row,
@@ -187,8 +192,12 @@ class InteractiveUI(ExtensionUI):
         self._invalidate()
 
     def notify(self, message: str, type: NotifyLevel = "info") -> None:
-        """A status line: plain, `Warning:` or `Error:`."""
-        app = self._require()
+        """A status line: plain, `Warning:` or `Error:` (kept until the REPL runs, if it does not
+        yet: a `session_start` hook's)."""
+        if self.app is None:
+            self.early_notices.append((message, type))
+            return
+        app = self.app
         if type == "error":
             app.transcript.status(f"Error: {message}", "red")
         elif type == "warning":

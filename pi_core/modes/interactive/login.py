@@ -109,9 +109,14 @@ async def logout(app: CommandHost, args: str) -> None:
     if provider not in stored:
         app.transcript.status(f"No stored credentials for {provider}", "yellow")
         return
+    subscription = auth.stored_type(provider) == "oauth"
     try:
         auth.remove(provider)
     except (OSError, ValueError) as error:
         app.transcript.status(f"Error: {error}", "red")
+        return
+    if subscription:  # pi's words, with the login's name
+        names = {login.id: login.name for login in auth.login_providers()}
+        app.transcript.status(f"Logged out of {names.get(provider, provider)}")
         return
     app.transcript.status(f"Removed the credentials of {provider} from {auth.path}")

@@ -25,6 +25,7 @@ from pi_core.providers import (
     json_bytes,
     transform_messages,
 )
+from pi_plugin_anthropic.claude_code_tools import to_claude_code
 from pi_plugin_anthropic.oauth_identity import is_oauth_token, oauth_system
 from pi_plugin_anthropic.tools import anthropic_tool
 
@@ -90,7 +91,7 @@ def _tool_result_content(content: list[Any]) -> str | list[dict[str, Any]]:
     return blocks
 
 
-def _assistant_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
+def _assistant_blocks(message: AssistantMessage, oauth: bool) -> list[dict[str, Any]]:
     same_provider = message.api == "anthropic-messages"
     blocks: list[dict[str, Any]] = []
     for block in message.content:
@@ -107,8 +108,9 @@ def _assistant_blocks(message: AssistantMessage) -> list[dict[str, Any]]:
             elif block.thinking.strip():  # unsigned reasoning (another provider's): as text
                 blocks.append({"type": "text", "text": block.thinking})
         elif isinstance(block, ToolCall):
+            name = to_claude_code(block.name) if oauth else block.name
             blocks.append(
-                {"type": "tool_use", "id": block.id, "name": block.name, "input": block.arguments}
+                {"type": "tool_use", "id": block.id, "name": name, "input": block.arguments}
             )
     return blocks
 
@@ -125,21 +127,21 @@ def _tool_result(message: ToolResultMessage) -> dict[str, Any]:
 
 _BLOCKS: MessageCache[tuple[Any, tuple[tuple[Any, bytes], ...]]] = MessageCache()
 """Each message's blocks (a tool result: its one block) and each block's JSON text, read-only:
-request bodies share them."""
+request bodies share them; by whether tool names are Claude Code's (a subscription token)."""
 
 
-def _blocks_of(message: Any) -> Any:
+def _blocks_of(message: Any, oauth: bool) -> Any:
     if isinstance(message, UserMessage):
         return _user_content(message)
     if isinstance(message, AssistantMessage):
-        return _assistant_blocks(message)
+        return _assistant_blocks(message, oauth)
     if isinstance(message, ToolResultMessage):
         return _tool_result(message)
     return None
 
 
-def _blocks_and_texts(message: Any) -> tuple[Any, tuple[tuple[Any, bytes], ...]]:
-    converted = _blocks_of(message)
+def _blocks_and_texts(message: Any, oauth: bool) -> tuple[Any, tuple[tuple[Any, bytes], ...]]:
+    converted = _blocks_of(message, oauth)
     if isinstance(converted, str):  # a user message's plain text: its JSON string
         return converted, ((converted, json_bytes(converted)),)
     blocks = converted if isinstance(converted, list) else [converted] if converted else []
@@ -155,16 +157,18 @@ class _Turns:
     """API messages being built: one per user or assistant message, consecutive tool results
     sharing one user message (as the API requires), each with its blocks' JSON texts."""
 
-    __slots__ = ("messages", "texts")
+    __slots__ = ("messages", "oauth", "texts")
 
-    def __init__(self) -> None:
+    def __init__(self, oauth: bool) -> None:
+        self.oauth = oauth
         self.messages: list[dict[str, Any]] = []
         self.texts: list[list[bytes]] = []
 
     def add(self, message: Any) -> bool:
         """Add one context message; return whether it closed the turns before it (an assistant
         message was added: nothing later joins an earlier API message)."""
-        converted, texts = _BLOCKS.get(message, None, _blocks_and_texts)
+        oauth = self.oauth
+        converted, texts = _BLOCKS.get(message, oauth, lambda m: _blocks_and_texts(m, oauth))
         encoded = [text for _, text in texts]
         if isinstance(message, UserMessage):
             if converted:
@@ -240,18 +244,19 @@ def _mark_last(messages: list[dict[str, Any]], encoded: list[bytes], mark: dict[
 
 
 def build_messages(
-    model: Model, context: LLMContext, parts: EncodedParts | None = None
+    model: Model, context: LLMContext, parts: EncodedParts | None = None, oauth: bool = False
 ) -> list[dict[str, Any]]:
     """Convert messages; consecutive tool results share one user message, as the API requires.
     The last user message's last block is marked for prompt caching. Messages up to the previous
     request's last assistant message are taken as they were (with their JSON text, which `parts`,
-    if given, gets for the whole list), so a long history is not converted again."""
+    if given, gets for the whole list), so a long history is not converted again. With `oauth`
+    (a subscription token) tool calls carry Claude Code's tool names."""
     transformed = transform_messages(context.messages, model, normalize_tool_call_id)
-    key = (model.provider, model.api, model.id)
+    key = (model.provider, model.api, model.id, oauth)
     start, saved = _PREFIXES.resume(key, transformed)
     finished = list(saved[0]) if saved is not None else []
     finished_json = list(saved[1]) if saved is not None else []
-    turns, closed_at, closed_count = _Turns(), start, 0
+    turns, closed_at, closed_count = _Turns(oauth), start, 0
     for position, message in enumerate(transformed[start:], start):
         if turns.add(message):
             closed_at, closed_count = position + 1, len(turns.messages)
@@ -277,15 +282,17 @@ def build_payload(
     parts: EncodedParts | None = None,
 ) -> dict[str, Any]:
     """Return the request body: system (cached), messages, tools, token limit, thinking
-    (`parts` as for `build_messages`)."""
+    (`parts` as for `build_messages`). A subscription token sends Claude Code's identity and
+    tool names, as pi does."""
+    oauth = is_oauth_token(options.api_key)
     payload: dict[str, Any] = {
         "model": model.id,
-        "messages": build_messages(model, context, parts),
+        "messages": build_messages(model, context, parts, oauth),
         "max_tokens": options.max_tokens or min(model.max_tokens or 32_000, 32_000),
         "stream": True,
     }
     mark = cache_mark(model)
-    if is_oauth_token(options.api_key):
+    if oauth:
         payload["system"] = oauth_system(context.system_prompt, mark)
     elif context.system_prompt:
         system = {"type": "text", "text": context.system_prompt}
@@ -293,7 +300,12 @@ def build_payload(
     if context.tools:
         eager = (model.compat or {}).get("supportsEagerToolInputStreaming", True)
         payload["tools"] = [
-            anthropic_tool(tool, eager, mark if index == len(context.tools) - 1 else None)
+            anthropic_tool(
+                tool,
+                eager,
+                mark if index == len(context.tools) - 1 else None,
+                to_claude_code(tool.name) if oauth else tool.name,
+            )
             for index, tool in enumerate(context.tools)
         ]
     if model.reasoning and options.reasoning:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import dataclasses
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from pi_core.messages import StopReason
@@ -18,8 +19,10 @@ from pi_core.providers import (
     WireTranslator,
     run_stream,
 )
+from pi_plugin_anthropic.claude_code_tools import from_claude_code
 from pi_plugin_anthropic.convert import build_payload
 from pi_plugin_anthropic.errors import describe_error
+from pi_plugin_anthropic.oauth_identity import is_oauth_token
 from pi_plugin_anthropic.transport import (
     base_url,
     encode_payload,
@@ -42,10 +45,14 @@ _STOP: dict[str, StopReason] = {
 
 
 class _Blocks:
-    """Maps the API's block indexes to ours and remembers each block's kind and signature."""
+    """Maps the API's block indexes to ours and remembers each block's kind and signature;
+    `rename` gives a tool call its name among the request's tools."""
 
-    def __init__(self, builder: AssistantMessageBuilder) -> None:
+    def __init__(
+        self, builder: AssistantMessageBuilder, rename: Callable[[str], str] | None = None
+    ) -> None:
         self.builder = builder
+        self.rename = rename
         self.open: dict[int, tuple[str, int]] = {}
         self.signatures: dict[int, str] = {}
 
@@ -66,7 +73,10 @@ class _Blocks:
             index, redacted = builder.thinking_start(redacted=True)
             return [redacted, builder.thinking_end(index, block.get("data"))]
         if kind == "tool_use":
-            index, call = builder.tool_call_start(block.get("id") or "", block.get("name") or "")
+            name = block.get("name") or ""
+            if self.rename is not None:
+                name = self.rename(name)
+            index, call = builder.tool_call_start(block.get("id") or "", name)
             self.open[api_index] = ("tool", index)
             return [call]
         return []  # server tools and their results are the API's business
@@ -116,11 +126,14 @@ def _usage(builder: AssistantMessageBuilder, usage: dict[str, Any] | None) -> No
 
 
 class MessagesEvents(WireTranslator[dict[str, Any]]):
-    """The Messages API's stream events (or one whole Message) as pi's events."""
+    """The Messages API's stream events (or one whole Message) as pi's events (`rename`: see
+    `_Blocks`)."""
 
-    def __init__(self, builder: AssistantMessageBuilder) -> None:
+    def __init__(
+        self, builder: AssistantMessageBuilder, rename: Callable[[str], str] | None = None
+    ) -> None:
         super().__init__(builder)
-        self.blocks = _Blocks(builder)
+        self.blocks = _Blocks(builder, rename)
         self.stop: StopReason | None = None
         self.finished = False
 
@@ -188,5 +201,13 @@ MESSAGES: WireAPI[dict[str, Any]] = WireAPI(
 def stream_messages(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
-    """Stream one Messages API response."""
-    return run_stream(MESSAGES, model, context, options)
+    """Stream one Messages API response; with a subscription token the answer's tool calls get
+    back the names of the request's tools (pi's mapping from Claude Code's names)."""
+    if not is_oauth_token(options.api_key):
+        return run_stream(MESSAGES, model, context, options)
+    names = [tool.name for tool in context.tools or []]
+
+    def translator(builder: AssistantMessageBuilder) -> MessagesEvents:
+        return MessagesEvents(builder, lambda name: from_claude_code(name, names))
+
+    return run_stream(dataclasses.replace(MESSAGES, translator=translator), model, context, options)

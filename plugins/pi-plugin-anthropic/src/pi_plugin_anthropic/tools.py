@@ -7,12 +7,15 @@ from typing import Any
 from pi_core.providers import ToolSpec
 
 
-def anthropic_tool(tool: ToolSpec, eager: bool, mark: dict[str, Any] | None) -> dict[str, Any]:
+def anthropic_tool(
+    tool: ToolSpec, eager: bool, mark: dict[str, Any] | None, name: str | None = None
+) -> dict[str, Any]:
     """The tool with its schema cut to `type`, `properties` and `required` (nothing else of it,
     `additionalProperties` included, is sent), eager input streaming unless the model's compat
-    turns it off, and the cache mark (pi puts it on the last tool)."""
+    turns it off, and the cache mark (pi puts it on the last tool); `name` replaces the tool's
+    (Claude Code's spelling, with a subscription token)."""
     schema = tool.parameters
-    result: dict[str, Any] = {"name": tool.name, "description": tool.description}
+    result: dict[str, Any] = {"name": name or tool.name, "description": tool.description}
     if eager:
         result["eager_input_streaming"] = True
     result["input_schema"] = {

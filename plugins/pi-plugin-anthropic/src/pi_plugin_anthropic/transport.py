@@ -25,6 +25,8 @@ USER_AGENT = f"pi-harness/{__version__}"
 INTERLEAVED_THINKING_BETA = "interleaved-thinking-2025-05-14"
 FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14"
 OAUTH_BETAS = ("claude-code-20250219", "oauth-2025-04-20")
+BROWSER_ACCESS = {"anthropic-dangerous-direct-browser-access": "true"}
+"""Sent by pi 0.73.1 on every Messages API request (it builds its client for browsers too)."""
 OAUTH_IDENTITY = {"user-agent": "claude-cli/2.1.75", "x-app": "cli"}
 """What pi 0.73.1 sends with a subscription token: Claude Code's client identity."""
 
@@ -53,6 +55,7 @@ def request_headers(model: Model, options: StreamOptions, has_tools: bool) -> di
         "content-type": "application/json",
         "user-agent": USER_AGENT,
         "anthropic-version": API_VERSION,
+        **BROWSER_ACCESS,
     }
     if "sk-ant-oat" in key:
         headers["authorization"] = f"Bearer {key}"

@@ -36,6 +36,7 @@ class Summarizer:
         if self.signal.aborted:
             raise SummaryAborted("Summarization aborted")
         model = self.model
+        await self.registry.auth.refresh_if_due(model.provider)  # off the event loop
         level = self.thinking_level if reasoning and model.reasoning else None
         options = StreamOptions(
             api_key=self.registry.require_api_key(model),
