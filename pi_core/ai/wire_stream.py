@@ -12,7 +12,7 @@ import asyncio
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pi_core.ai.builder import AssistantMessageBuilder
@@ -38,6 +38,15 @@ class WireRequest:
     path: str
     body: bytes
     headers: Mapping[str, str]
+
+
+def with_headers(request: WireRequest, overrides: Mapping[str, str | None]) -> WireRequest:
+    """Return `request` with `overrides` applied: a name in any case replaces the header, and
+    None removes it."""
+    names = {name.lower() for name in overrides}
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in names}
+    headers.update({k: v for k, v in overrides.items() if v is not None})
+    return replace(request, headers=headers)
 
 
 class WireTranslator(ABC, Generic[E]):
@@ -132,6 +141,8 @@ async def run_stream(
         request = wire.request(model, options, payload, parts)
         if inspect.isawaitable(request):
             request = await request
+        if options.header_overrides:
+            request = with_headers(request, options.header_overrides)
         async with open_stream(
             request.base_url,
             request.path,

@@ -53,6 +53,7 @@ def request_headers(model: Model, options: StreamOptions, has_tools: bool) -> di
         "content-type": "application/json",
         "user-agent": USER_AGENT,
         "anthropic-version": API_VERSION,
+        "anthropic-dangerous-direct-browser-access": "true",  # pi's client sends it everywhere
     }
     if "sk-ant-oat" in key:
         headers["authorization"] = f"Bearer {key}"
