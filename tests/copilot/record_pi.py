@@ -2,7 +2,7 @@
 
 Run from the repository root, with pi installed (npm `@mariozechner/pi-coding-agent@0.73.1`):
 
-    PI_REF=/path/to/node_modules python -m tests.copilot_vs_pi.record_pi [API …]
+    PI_REF=/path/to/node_modules python -m tests.copilot.record_pi [API …]
 
 (no APIs: the three of `scenarios.MODELS`). Re-record after changing `scenarios.py`.
 """
@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.copilot_vs_pi.scenarios import MODELS, SCRIPTS, run
+from tests.copilot.scenarios import MODELS, SCRIPTS, run
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

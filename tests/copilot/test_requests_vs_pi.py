@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.copilot_vs_pi.scenarios import MODELS, SCRIPTS, run
+from tests.copilot.scenarios import MODELS, SCRIPTS, run
 from tests.requests_vs_pi.test_requests_vs_pi import SYSTEM, normalized
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
