@@ -123,9 +123,10 @@ async def run_stream(
     """Stream one response of `wire`: `start`, the translator's events, then `done` or `error`.
 
     The request goes through `pi_core.ai.http.open_stream` (transport retries, abort, HTTP
-    errors); a JSON answer to a streaming request goes to `handle_body`. An abort ends the
-    response with `stop_reason` "aborted"; any failure with "error" and a message the session's
-    `classify_error` reads. Whatever streamed before is kept.
+    errors), with `options.header_overrides` applied to its headers last; a JSON answer to a
+    streaming request goes to `handle_body`. An abort ends the response with `stop_reason`
+    "aborted"; any failure with "error" and a message the session's `classify_error` reads.
+    Whatever streamed before is kept.
     """
     builder = AssistantMessageBuilder(model)
     translator = wire.translator(builder)
