@@ -65,6 +65,17 @@ class AuthStorage:
         """Make `login` refresh its stored tokens here; a later one with the same id wins."""
         self._logins[login.id] = login
 
+    def login_for(self, provider: str) -> LoginProvider | None:
+        """Return the subscription login a plugin contributed for `provider`, if any."""
+        return self._logins.get(provider)
+
+    def oauth_credentials(self, provider: str) -> OAuthCredentials | None:
+        """Return `provider`'s stored subscription login (without `type`), if auth.json has one."""
+        entry = self._data.get(provider)
+        if isinstance(entry, dict) and entry.get("type") == "oauth":
+            return {k: v for k, v in entry.items() if k != "type"}
+        return None
+
     def login_providers(self) -> list[LoginProvider]:
         """Return the subscription logins plugins contributed, by name."""
         return sorted(self._logins.values(), key=lambda login: login.name)

@@ -16,6 +16,7 @@ from pi_core.ai.config_value import (
     resolve_headers,
 )
 from pi_core.ai.env_keys import env_api_key, env_key_names
+from pi_core.ai.login_requests import shapes_requests, with_login
 from pi_core.ai.model import Model, ProviderConfig
 from pi_core.ai.models_json import CustomProvider, read_models_json
 from pi_core.ai.protocol import StreamFunction
@@ -263,7 +264,11 @@ class ModelRegistry:
         if stream is None:
             raise UnsupportedApiError(missing_stream_message(model, sorted(self._streams)))
         if has_placeholders(model.base_url):
-            return with_filled_url(stream)
+            stream = with_filled_url(stream)
+        login = self.auth.login_for(model.provider)
+        if login is not None and shapes_requests(login):
+            provider = model.provider
+            stream = with_login(stream, login, lambda: self.auth.oauth_credentials(provider))
         return stream
 
 

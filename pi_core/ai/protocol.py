@@ -46,6 +46,8 @@ class StreamOptions:
     max_tokens: int | None = None
     temperature: float | None = None
     headers: dict[str, str] | None = None
+    header_overrides: dict[str, str | None] | None = None
+    """Applied last to the request's headers, whatever the case; None removes a header."""
     session_id: str | None = None
     on_payload: Callable[[Any], Awaitable[Any]] | None = None
     on_response: Callable[[int, dict[str, str]], Awaitable[None]] | None = None

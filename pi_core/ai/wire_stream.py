@@ -12,7 +12,7 @@ import asyncio
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pi_core.ai.builder import AssistantMessageBuilder
@@ -38,6 +38,15 @@ class WireRequest:
     path: str
     body: bytes
     headers: Mapping[str, str]
+
+
+def with_headers(request: WireRequest, overrides: Mapping[str, str | None]) -> WireRequest:
+    """Return `request` with `overrides` applied: a name in any case replaces the header, and
+    None removes it."""
+    names = {name.lower() for name in overrides}
+    headers = {k: v for k, v in request.headers.items() if k.lower() not in names}
+    headers.update({k: v for k, v in overrides.items() if v is not None})
+    return replace(request, headers=headers)
 
 
 class WireTranslator(ABC, Generic[E]):
@@ -114,9 +123,10 @@ async def run_stream(
     """Stream one response of `wire`: `start`, the translator's events, then `done` or `error`.
 
     The request goes through `pi_core.ai.http.open_stream` (transport retries, abort, HTTP
-    errors); a JSON answer to a streaming request goes to `handle_body`. An abort ends the
-    response with `stop_reason` "aborted"; any failure with "error" and a message the session's
-    `classify_error` reads. Whatever streamed before is kept.
+    errors), with `options.header_overrides` applied to its headers last; a JSON answer to a
+    streaming request goes to `handle_body`. An abort ends the response with `stop_reason`
+    "aborted"; any failure with "error" and a message the session's `classify_error` reads.
+    Whatever streamed before is kept.
     """
     builder = AssistantMessageBuilder(model)
     translator = wire.translator(builder)
@@ -132,6 +142,8 @@ async def run_stream(
         request = wire.request(model, options, payload, parts)
         if inspect.isawaitable(request):
             request = await request
+        if options.header_overrides:
+            request = with_headers(request, options.header_overrides)
         async with open_stream(
             request.base_url,
             request.path,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -119,8 +120,10 @@ class RecordedRequest:
 class FakeLLMServer:
     """Serves queued FakeResponses in order on 127.0.0.1; use as a context manager."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[RecordedRequest] = []
+        self.tls = tls
+        """Serve HTTPS with this server-side context (a client must trust its certificate)."""
         self._queue: deque[FakeResponse] = deque()
         self._router: Router | None = None
         self._served: list[FakeResponse] = []
@@ -178,15 +181,18 @@ class FakeLLMServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(
             target=self._server.serve_forever, args=(0.02,), daemon=True
         )
 
     @property
     def base_url(self) -> str:
-        """Return `http://127.0.0.1:<port>`."""
+        """Return `http://127.0.0.1:<port>` (`https://` when serving TLS)."""
         host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://{host!s}:{port}"
 
     def queue(self, *responses: FakeResponse) -> None:
         """Add responses to send, in order, one per request."""

@@ -51,7 +51,9 @@ class FakeAuthServer:
     answers say; `refresh_fails` makes every refresh answer 400 `invalid_grant`; `refresh_delay`
     holds refresh answers back that many seconds; `refresh_gate`, when given, holds them until it
     is set (`refresh_seen` is set when a refresh arrives, `refresh_answered` once it is let go);
-    `pending_polls` is how many device-code polls answer `authorization_pending` before the token.
+    `pending_polls` is how many device-code polls answer `authorization_pending` before the token;
+    `copilot_proxy` is the `proxy-ep` of the Copilot tokens it issues (where Copilot's API is: pi
+    sends chat requests there).
     """
 
     access_token: Callable[[int], str] = lambda n: f"sk-ant-oat01-access-{n}"
@@ -62,6 +64,7 @@ class FakeAuthServer:
     refresh_seen: threading.Event = field(default_factory=threading.Event)
     refresh_answered: threading.Event = field(default_factory=threading.Event)
     pending_polls: int = 1
+    copilot_proxy: str = "proxy.individual.githubcopilot.com"
     requests: list[AuthRequest] = field(default_factory=list)
     refresh_tokens: set[str] = field(default_factory=set)
     _grants: dict[str, _Grant] = field(default_factory=dict)
@@ -155,7 +158,7 @@ class FakeAuthServer:
                 self._issued += 1
                 n = self._issued
             expires_at = int(time.time()) + self.expires_in
-            token = f"tid=copilot-{n};exp={expires_at};proxy-ep=proxy.individual.githubcopilot.com"
+            token = f"tid=copilot-{n};exp={expires_at};proxy-ep={self.copilot_proxy}"
             return 200, {"token": token, "expires_at": expires_at}
         if request.path.startswith("/models/") and request.path.endswith("/policy"):
             return 200, {}

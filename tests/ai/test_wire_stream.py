@@ -197,3 +197,12 @@ def test_docs_show_the_example_as_it_is_checked() -> None:
     doc = (ROOT / "docs" / "providers.md").read_text()
     blocks = re.findall(r"```python\n(.*?)```", doc, flags=re.S)
     assert EXAMPLE.read_text() in blocks
+
+
+def test_header_overrides_replace_whatever_the_case_and_none_removes() -> None:
+    from pi_core.ai.wire_stream import WireRequest, with_headers
+
+    request = WireRequest("https://x", "p", b"{}", {"X-Api-Key": "k", "user-agent": "a"})
+    shaped = with_headers(request, {"x-api-key": None, "User-Agent": "b", "X-Initiator": "user"})
+    assert dict(shaped.headers) == {"User-Agent": "b", "X-Initiator": "user"}
+    assert shaped.body == b"{}" and shaped.base_url == "https://x"

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pi_core.ai.catalog_data import catalog_models
 from pi_core.testing import FakeAuthServer
 from tests.interactive.conftest import Screen
 
@@ -155,6 +156,10 @@ def test_copilot_device_code_login_shows_the_code_and_stores_the_tokens(
     assert (stored["type"], stored["refresh"]) == ("oauth", "gho_github_token")
     assert stored["access"].startswith("tid=copilot-1;")
     screen.wait_for(lambda s: "Waiting for browser authentication" not in s)  # the dialog closed
+    # every catalog model of Copilot had its policy accepted before the login finished, as pi
+    policies = [p for p in fake.paths("POST") if p.endswith("/policy")]
+    enabled = sorted(p.removeprefix("/models/").removesuffix("/policy") for p in policies)
+    assert enabled == sorted(model["id"] for model in catalog_models("github-copilot"))
 
 
 def test_copilot_device_code_login_can_be_cancelled_while_it_polls(

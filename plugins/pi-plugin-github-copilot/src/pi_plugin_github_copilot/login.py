@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pi_core.ai.oauth import (
@@ -24,6 +24,9 @@ from pi_core.ai.oauth import (
     poll_device_code,
     request_json,
 )
+
+if TYPE_CHECKING:
+    from pi_core.providers import LLMContext, Model
 
 CLIENT_ID = base64.b64decode("SXYxLmI1MDdhMDhjODdlY2ZlOTg=").decode()
 USER_AGENT = "GitHubCopilotChat/0.35.0"
@@ -160,3 +163,18 @@ class CopilotLogin(LoginProvider):
         """Fetch a new Copilot token with the stored GitHub token."""
         enterprise = credentials.get("enterpriseUrl")
         return copilot_token(str(credentials["refresh"]), enterprise if enterprise else None)
+
+    def base_url(self, credentials: OAuthCredentials) -> str | None:
+        """The Copilot API of the stored token (its `proxy-ep`), else of the enterprise domain."""
+        enterprise = credentials.get("enterpriseUrl")
+        domain = normalize_domain(enterprise) if isinstance(enterprise, str) else None
+        access = credentials.get("access")
+        return copilot_base_url(access if isinstance(access, str) else None, domain)
+
+    def request_headers(
+        self, model: Model, context: LLMContext, api_key: str | None
+    ) -> dict[str, str | None]:
+        """Copilot's per-request headers (see `pi_plugin_github_copilot.requests`)."""
+        from pi_plugin_github_copilot.requests import copilot_headers
+
+        return copilot_headers(model, context, api_key)
