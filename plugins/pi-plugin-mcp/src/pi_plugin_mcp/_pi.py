@@ -11,6 +11,8 @@ from pi_core import (
     CommandContext,
     ExtensionContext,
     ImageContent,
+    LoadOptions,
+    PluginManager,
     SettingsManager,
     TextContent,
     Tool,
@@ -19,9 +21,18 @@ from pi_core import (
     ToolCallResult,
     ToolResult,
     ToolUpdateCallback,
+    create_agent_session,
     hookimpl,
+    make_tool_call_event,
 )
 from pi_core.events import InputEvent, InputTransform
+
+
+def pi_version() -> str:
+    """Return the version of pi (the pi-harness distribution)."""
+    from pi_core import __version__
+
+    return __version__
 
 
 def agent_dir() -> Path:
@@ -40,6 +51,8 @@ __all__ = [
     "ImageContent",
     "InputEvent",
     "InputTransform",
+    "LoadOptions",
+    "PluginManager",
     "SettingsManager",
     "TextContent",
     "Tool",
@@ -49,5 +62,8 @@ __all__ = [
     "ToolResult",
     "ToolUpdateCallback",
     "agent_dir",
+    "create_agent_session",
     "hookimpl",
+    "make_tool_call_event",
+    "pi_version",
 ]

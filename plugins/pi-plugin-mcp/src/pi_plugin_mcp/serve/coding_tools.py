@@ -6,7 +6,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from pi_plugin_mcp._pi import ToolArgumentsError, ToolResult
+from pi_plugin_mcp._pi import (
+    LoadOptions,
+    PluginManager,
+    ToolArgumentsError,
+    ToolResult,
+    make_tool_call_event,
+)
 from pi_plugin_mcp.serve.gate import ApprovalGate
 from pi_plugin_mcp.serve.sessions import BLOCKED_IN_SERVED_SESSIONS
 
@@ -22,8 +28,6 @@ class CodingTools:
     plugins' `tool_call` hooks (the approval gate first among them)."""
 
     def __init__(self, cwd: Path, approve: bool) -> None:
-        from pi_core.plugins.manager import LoadOptions, PluginManager
-
         self._manager = PluginManager(cwd.resolve())
         self._manager.load(LoadOptions(blocked=list(BLOCKED_IN_SERVED_SESSIONS)))
         self._manager.register_inline(ApprovalGate(approve), ApprovalGate.__name__)
@@ -36,8 +40,6 @@ class CodingTools:
 
     async def call(self, name: str, arguments: dict[str, Any]) -> ToolResult:
         """Validate, ask the `tool_call` hooks, and run the tool (ToolDeclined when blocked)."""
-        from pi_core.events.tool_events import make_tool_call_event
-
         tool = self.tools[name]
         params = tool.validate_arguments(arguments)  # ToolArgumentsError names the bad field
         call_id = f"mcp_{uuid.uuid4().hex[:12]}"

@@ -11,7 +11,7 @@ from mcp import types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 
-from pi_plugin_mcp._pi import ToolResult
+from pi_plugin_mcp._pi import ToolResult, pi_version
 from pi_plugin_mcp.serve.coding_tools import CodingTools, ToolArgumentsError, ToolDeclined
 from pi_plugin_mcp.serve.schemas import (
     PI_REPLY,
@@ -63,10 +63,8 @@ class PiMcpServer:
 
     def build(self) -> Server[Any]:
         """The SDK's low-level Server with our handlers."""
-        from pi_core import __version__ as version
-
         return Server(
-            "pi", version=version, on_list_tools=self.list_tools, on_call_tool=self.call_tool,
+            "pi", version=pi_version(), on_list_tools=self.list_tools, on_call_tool=self.call_tool,
             instructions="pi, a coding agent: pi_run starts a task, pi_reply continues it.",
         )  # fmt: skip
 

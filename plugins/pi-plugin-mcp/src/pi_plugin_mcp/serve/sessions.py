@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pi_plugin_mcp._pi import LoadOptions, create_agent_session
 from pi_plugin_mcp.serve.gate import ApprovalGate
 from pi_plugin_mcp.serve.patch import git_patch
 from pi_plugin_mcp.serve.turn import Limits, Report, run_turn
@@ -47,9 +48,6 @@ class ServedSessions:
         limits: Limits | None = None,
     ) -> dict[str, Any]:
         """Start a session in `cwd` (saved as a pi session file) and run `prompt` in it."""
-        from pi_core import create_agent_session
-        from pi_core.plugins.manager import LoadOptions
-
         folder = Path(cwd).expanduser().resolve()
         if not folder.is_dir():
             raise ValueError(f"cwd {cwd!r} is not a folder")
