@@ -125,6 +125,32 @@ async def test_a_write_is_declined_without_approve_and_progress_is_reported(
     assert [value for value, _ in progress] == [1, 2, 3]
 
 
+async def test_read_only_tools_run_without_approve_with_the_tools_and_model_asked_for(
+    served: Served,
+) -> None:
+    (served.cwd / "notes.txt").write_text("the secret is 42\n")
+    served.fake.queue(
+        chat_stream(tool_calls=[("read", {"path": "notes.txt"})]), chat_stream("It is 42.")
+    )
+    async with served.client() as client:
+        result = await client.call_tool(
+            "pi_run",
+            {"prompt": "Read it", "cwd": str(served.cwd), "model": "fake/fake-model",
+             "tools": ["read", "write"]},
+        )  # fmt: skip
+        unknown = await client.call_tool(
+            "pi_run", {"prompt": "x", "cwd": str(served.cwd), "model": "fake/no-such-model"}
+        )
+    assert result.structured_content["text"] == "It is 42."
+    first = served.fake.requests[0].json()
+    assert first["model"] == "fake-model"
+    assert sorted(tool["function"]["name"] for tool in first["tools"]) == ["read", "write"]
+    tool_result = served.fake.requests[1].json()["messages"][-1]
+    assert tool_result["role"] == "tool" and "the secret is 42" in json.dumps(tool_result)
+    assert unknown.is_error and "no-such-model" in text_of(unknown)
+    assert len(served.fake.requests) == 2
+
+
 async def test_a_write_is_allowed_with_approve_and_the_patch_shows_it(served: Served) -> None:
     served.fake.queue(
         chat_stream(tool_calls=[("write", {"path": "made.txt", "content": "hi\n"})]),
