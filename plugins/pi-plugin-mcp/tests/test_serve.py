@@ -118,11 +118,12 @@ async def test_a_write_is_declined_without_approve_and_progress_is_reported(
     assert facts["patch"] == ""
     messages = [message for _, message in progress]
     assert messages == [
+        f"session {facts['sessionId']} started",
         "tool write started",
         "tool write failed",
         "text: I could not write it.",
     ], messages
-    assert [value for value, _ in progress] == [1, 2, 3]
+    assert [value for value, _ in progress] == [1, 2, 3, 4]
 
 
 async def test_read_only_tools_run_without_approve_with_the_tools_and_model_asked_for(
@@ -198,6 +199,35 @@ async def test_timeout_aborts_the_run_and_says_so(served: Served) -> None:
     assert not result.is_error, text_of(result)
     assert result.structured_content["status"] == "timeout"
     assert '"status": "timeout"' in text_of(result)
+
+
+async def test_a_cancelled_call_aborts_its_run_and_the_session_goes_on(served: Served) -> None:
+    held = chat_stream("This never arrives in full.", pause_after_chunks=1)
+    served.fake.queue(held, chat_stream("Going on."))
+    started: list[str] = []
+    announced = asyncio.Event()
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        started.append(message or "")
+        announced.set()
+
+    async with served.client() as client:
+        call = asyncio.create_task(
+            client.call_tool(
+                "pi_run", {"prompt": "Take long", "cwd": str(served.cwd)},
+                progress_callback=on_progress,
+            )
+        )  # fmt: skip
+        await asyncio.wait_for(announced.wait(), 30)
+        await held.until_paused()
+        call.cancel()  # the SDK's client sends notifications/cancelled
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        session_id = started[0].split()[1]
+        reply = await client.call_tool("pi_reply", {"session_id": session_id, "prompt": "Go on"})
+    assert not reply.is_error, text_of(reply)
+    assert reply.structured_content["text"] == "Going on."
+    assert served.request_texts(1)[-2:] == ["Take long", "Go on"]
 
 
 async def test_max_cost_aborts_the_run_when_passed(served: Served) -> None:

@@ -18,7 +18,7 @@ BLOCKED_IN_SERVED_SESSIONS = ["mcp"]
 
 
 class UnknownSession(LookupError):
-    """pi_reply named a session this server did not start, or one that is busy."""
+    """pi_reply named a session this server did not start."""
 
 
 @dataclass
@@ -63,17 +63,17 @@ class ServedSessions:
             raise ValueError(f"Unknown model {model!r}" if model else "No model selected")
         served = Served(session, folder)
         self._sessions[session.session_id] = served
+        await report(f"session {session.session_id} started")
         return await self._turn(served, prompt, limits or Limits(), report)
 
     async def reply(
         self, session_id: str, prompt: str, report: Report, limits: Limits | None = None
     ) -> dict[str, Any]:
-        """Continue a session this server started with another prompt."""
+        """Continue a session this server started with another prompt (after the prompt it
+        runs, if any)."""
         served = self._sessions.get(session_id)
         if served is None:
             raise UnknownSession(f"No session {session_id!r} was started by this server")
-        if served.lock.locked():
-            raise UnknownSession(f"Session {session_id!r} is still running a prompt")
         return await self._turn(served, prompt, limits or Limits(), report)
 
     async def _turn(

@@ -8,6 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
+
 from pi_plugin_mcp.serve.progress import assistant_cost, milestone
 
 Report = Callable[[str], Awaitable[None]]
@@ -49,9 +51,14 @@ async def run_turn(session: Any, prompt: str, limits: Limits, report: Report) ->
     running = asyncio.create_task(session.prompt(prompt))
     budget = asyncio.create_task(over_budget.wait())
     try:
-        done, _ = await asyncio.wait(
-            {running, budget}, timeout=limits.timeout_s, return_when=asyncio.FIRST_COMPLETED
-        )
+        try:
+            done, _ = await asyncio.wait(
+                {running, budget}, timeout=limits.timeout_s, return_when=asyncio.FIRST_COMPLETED
+            )
+        except BaseException:  # the client cancelled the call: stop the run as Escape does
+            with anyio.CancelScope(shield=True):
+                await session.abort()
+            raise
         status = BUDGET if over_budget.is_set() else COMPLETED if running in done else TIMEOUT
         if running not in done:
             await session.abort()
@@ -66,4 +73,5 @@ async def run_turn(session: Any, prompt: str, limits: Limits, report: Report) ->
             running.cancel()
         unsubscribe()
         messages.put_nowait(None)
-        await sender  # every milestone goes out before the result does
+        with anyio.CancelScope(shield=True):
+            await sender  # every milestone goes out before the result does
