@@ -166,6 +166,19 @@ async def test_a_write_is_allowed_with_approve_and_the_patch_shows_it(served: Se
     assert result.content[0].text == "Written."
 
 
+async def test_outside_a_git_repository_there_is_no_patch(served: Served, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    served.fake.queue(chat_stream("Done."))
+    async with served.client() as client:
+        result = await client.call_tool("pi_run", {"prompt": "Hi", "cwd": str(plain)})
+        missing = await client.call_tool("pi_run", {"prompt": "Hi", "cwd": str(plain / "nope")})
+    assert result.structured_content["text"] == "Done."
+    assert "patch" not in result.structured_content
+    assert len(result.content) == 2  # the answer and the facts, no patch
+    assert missing.is_error and "is not a folder" in text_of(missing)
+
+
 async def test_pi_reply_continues_the_session(served: Served) -> None:
     served.fake.queue(chat_stream("First answer."), chat_stream("Second answer."))
     async with served.client() as client:

@@ -30,10 +30,8 @@ class ApprovalGate:
 
     @hookimpl
     def tool_call(self, event: ToolCallEvent) -> ToolCallResult | None:
-        """Allow the call, or block it with the reason the model will read."""
-        try:
-            if self.approve or not needs_approval(event.tool_name):
-                return None
-            return ToolCallResult(block=True, reason=declined_reason(event.tool_name))
-        except Exception:  # an unexpected event shape: fail closed
-            return ToolCallResult(block=True, reason="Tool call declined: the gate failed")
+        """Allow the call, or block it with the reason the model will read (an exception here
+        blocks the call too: the dispatcher fails closed)."""
+        if self.approve or not needs_approval(event.tool_name):
+            return None
+        return ToolCallResult(block=True, reason=declined_reason(event.tool_name))
