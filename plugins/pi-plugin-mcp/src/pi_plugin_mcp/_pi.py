@@ -8,6 +8,7 @@ from pathlib import Path
 from pi_core import (
     AbortError,
     AbortSignal,
+    AgentSession,
     CommandContext,
     ExtensionContext,
     ImageContent,
@@ -46,6 +47,7 @@ def agent_dir() -> Path:
 __all__ = [
     "AbortError",
     "AbortSignal",
+    "AgentSession",
     "CommandContext",
     "ExtensionContext",
     "ImageContent",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pi_plugin_mcp._pi import LoadOptions, create_agent_session
+from pi_plugin_mcp._pi import AgentSession, LoadOptions, create_agent_session
 from pi_plugin_mcp.serve.gate import ApprovalGate
 from pi_plugin_mcp.serve.patch import git_patch
 from pi_plugin_mcp.serve.turn import Limits, Report, run_turn
@@ -25,7 +25,7 @@ class UnknownSession(LookupError):
 class Served:
     """A live session and what its calls need: the folder and a lock (one prompt at a time)."""
 
-    session: Any
+    session: AgentSession
     cwd: Path
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import anyio
 
+from pi_plugin_mcp._pi import AgentSession
 from pi_plugin_mcp.serve.progress import assistant_cost, milestone
 
 Report = Callable[[str], Awaitable[None]]
@@ -25,7 +26,7 @@ class Limits:
     timeout_s: float | None = None
 
 
-async def run_turn(session: Any, prompt: str, limits: Limits, report: Report) -> str:
+async def run_turn(session: AgentSession, prompt: str, limits: Limits, report: Report) -> str:
     """Prompt `session` and wait for the agent to finish; abort it when the call's cost passes
     `max_cost` or `timeout_s` elapses. Returns the status: completed, timeout, budget exceeded."""
     messages: asyncio.Queue[str | None] = asyncio.Queue()
