@@ -8,18 +8,32 @@ from pathlib import Path
 from pi_core import (
     AbortError,
     AbortSignal,
+    AgentSession,
     CommandContext,
     ExtensionContext,
     ImageContent,
+    LoadOptions,
+    PluginManager,
     SettingsManager,
     TextContent,
     Tool,
     ToolArgumentsError,
+    ToolCallEvent,
+    ToolCallResult,
     ToolResult,
     ToolUpdateCallback,
+    create_agent_session,
     hookimpl,
+    make_tool_call_event,
 )
 from pi_core.events import InputEvent, InputTransform
+
+
+def pi_version() -> str:
+    """Return the version of pi (the pi-harness distribution)."""
+    from pi_core import __version__
+
+    return __version__
 
 
 def agent_dir() -> Path:
@@ -33,17 +47,25 @@ def agent_dir() -> Path:
 __all__ = [
     "AbortError",
     "AbortSignal",
+    "AgentSession",
     "CommandContext",
     "ExtensionContext",
     "ImageContent",
     "InputEvent",
     "InputTransform",
+    "LoadOptions",
+    "PluginManager",
     "SettingsManager",
     "TextContent",
     "Tool",
     "ToolArgumentsError",
+    "ToolCallEvent",
+    "ToolCallResult",
     "ToolResult",
     "ToolUpdateCallback",
     "agent_dir",
+    "create_agent_session",
     "hookimpl",
+    "make_tool_call_event",
+    "pi_version",
 ]

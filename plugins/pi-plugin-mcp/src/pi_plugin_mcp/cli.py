@@ -139,3 +139,20 @@ def _placeholders(entry: dict[str, Any]) -> dict[str, str]:
 
     text = json.dumps(entry)
     return {name: "" for name in re.findall(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}", text)}
+
+
+@mcp_command.command("serve")
+@click.option("--approve", is_flag=True, help="Allow every tool call (default: read-only tools).")
+@click.option("--expose-tools", is_flag=True, help="Also serve read, write, edit, bash, grep, "
+              "find and ls as MCP tools.")  # fmt: skip
+@click.option("--http", "port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
+              help="Serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.")  # fmt: skip
+def serve_command(approve: bool, expose_tools: bool, port: int | None) -> None:
+    """Serve pi as an MCP server: tools pi_run and pi_reply (see docs/mcp.md)."""
+    from pathlib import Path
+
+    from pi_plugin_mcp.serve.server import PiMcpServer
+    from pi_plugin_mcp.serve.transport import serve_http, serve_stdio
+
+    server = PiMcpServer(approve=approve, expose_tools=expose_tools, cwd=Path.cwd())
+    asyncio.run(serve_stdio(server) if port is None else serve_http(server, port))
