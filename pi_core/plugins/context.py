@@ -21,6 +21,7 @@ from pi_core.plugins.runtime import (
     SessionReader,
 )
 from pi_core.plugins.tool_check import check_tool
+from pi_core.tools.operations import ToolOperations
 
 if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
@@ -88,6 +89,12 @@ class ExtensionContext:
         if not self._runtime.bound:
             return None
         return self._runtime.actions.get_model()
+
+    @property
+    def tool_operations(self) -> ToolOperations:
+        """Return where the built-in tools run: per kind, the SDK's operations, else the last
+        plugin's (`register_tool_operations`); kinds still None run locally."""
+        return self._runtime.tool_operations.or_else(self._runtime.plugin_tool_operations())
 
     def get_flag(self, name: str) -> bool | str | None:
         """Return the value of a flag registered through `register_flags`."""
