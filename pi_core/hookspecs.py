@@ -149,8 +149,7 @@ def register_login_providers(register: Callable[..., None], ctx: ExtensionContex
 
 @_registration
 def register_tool_operations(register: Callable[..., None], ctx: ExtensionContext) -> None:
-    """Run the built-in tools elsewhere: `register(ToolOperations(read=..., bash=...))`
-    (pi_core.tools); per kind, a later plugin's wins, and kinds left None stay local."""
+    """Run built-in tools elsewhere: `register(ToolOperations(...))`; a later plugin's kind wins."""
 
 
 # --- resources ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pi_core.tools import BashToolDetails, BashToolInput, Tool, ToolResult, Tool
 from pi_plugin_tools.operations import (
     LocalBashOperations,
     apply_spawn_hook,
-    operations_for,
+    session_operations,
 )
 from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot, remove_session_logs
 from pi_plugin_tools.process import run_in_shell
@@ -58,7 +58,7 @@ async def _run(
 ) -> BashExecResult:
     """Run the command on the session's bash operations, after the spawn hook."""
     shell = load_shell_settings(ctx.cwd)
-    operations = operations_for(ctx)
+    operations = session_operations(ctx)
     runner = operations.bash
     if runner is None or (isinstance(runner, LocalBashOperations) and runner.shell is None):
         runner = LocalBashOperations(shell.shell_argv())

@@ -21,7 +21,7 @@ from pi_plugin_tools.edit_diff import (
 )
 from pi_plugin_tools.files import file_mutation_lock, replace_file
 from pi_plugin_tools.line_diff import generate_diff_string
-from pi_plugin_tools.operations import LocalEditOperations, operations_for
+from pi_plugin_tools.operations import LocalEditOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
     arg,
@@ -165,7 +165,7 @@ class EditTool(Tool[EditToolInput]):
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         edits = [(e.old_text, e.new_text) for e in params.edits]
-        operations = operations_for(ctx).edit
+        operations = session_operations(ctx).edit
         local = operations is None or isinstance(operations, LocalEditOperations)
         async with file_mutation_lock(path):
             check_aborted(signal)

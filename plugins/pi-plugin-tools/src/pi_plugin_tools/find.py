@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -11,7 +12,7 @@ from pi_core.tools import FindToolDetails, FindToolInput, Tool, ToolResult, Tool
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.globmatch import compile_glob
 from pi_plugin_tools.listing import listing_result, listing_result_view
-from pi_plugin_tools.operations import LocalFindOperations, operations_for
+from pi_plugin_tools.operations import is_local_directory, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
@@ -45,6 +46,19 @@ async def _glob_through(
 ) -> tuple[list[str], bool]:
     found = await operations.glob(pattern, search_path, limit=limit)
     return found[:limit], len(found) > limit
+
+
+class LocalFindOperations:
+    """`find` on this machine: ripgrep's file walk (ignore files honoured)."""
+
+    async def is_directory(self, path: str) -> bool:
+        """Return whether `path` is a folder."""
+        return await asyncio.to_thread(is_local_directory, path)
+
+    async def glob(self, pattern: str, cwd: str, *, limit: int) -> list[str]:
+        """Return the matching paths under `cwd` (one more than `limit` when cut)."""
+        found, _ = await find_paths(cwd, pattern, limit + 1)
+        return found
 
 
 class PathMatcher:
@@ -136,7 +150,7 @@ class FindTool(Tool[FindToolInput]):
         """List paths under `params.path` (default: the session cwd) matching `params.pattern`."""
         check_aborted(signal)
         search_path = resolve_to_cwd(params.path or ".", ctx.cwd)
-        operations = operations_for(ctx).find or LocalFindOperations()
+        operations = session_operations(ctx).find or LocalFindOperations()
         try:
             is_folder = await operations.is_directory(search_path)
         except OSError:

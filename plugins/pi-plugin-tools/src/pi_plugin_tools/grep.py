@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -21,7 +22,7 @@ from pi_core.tools import (
 )
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.listing import listing_result, listing_result_view
-from pi_plugin_tools.operations import LocalGrepOperations, operations_for
+from pi_plugin_tools.operations import is_local_directory, read_local_bytes, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
@@ -219,6 +220,23 @@ async def ripgrep_hits(query: GrepQuery) -> list[GrepHit]:
     return [GrepHit(m.path, m.line_number, (m.line_text or "").rstrip("\r\n")) for m in matches]
 
 
+class LocalGrepOperations:
+    """`grep` on this machine, with ripgrep."""
+
+    async def is_directory(self, path: str) -> bool:
+        """Return whether `path` is a folder."""
+        return await asyncio.to_thread(is_local_directory, path)
+
+    async def search(self, query: GrepQuery) -> list[GrepHit]:
+        """Run ripgrep for the query."""
+        return await ripgrep_hits(query)
+
+    async def read_file(self, path: str) -> str:
+        """Return the file's text (undecodable bytes replaced)."""
+        data = await asyncio.to_thread(read_local_bytes, path)
+        return data.decode("utf-8", "replace")
+
+
 def _rg_error(stderr: str, code: int, pattern: str) -> Exception:
     message = stderr.strip() or f"ripgrep exited with code {code}"
     if "regex parse error" in message:
@@ -249,7 +267,7 @@ class GrepTool(Tool[GrepToolInput]):
         """Search `params.path` (default: the session cwd) for `params.pattern`."""
         check_aborted(signal)
         search_path = resolve_to_cwd(params.path or ".", ctx.cwd)
-        operations = operations_for(ctx).grep or LocalGrepOperations()
+        operations = session_operations(ctx).grep or LocalGrepOperations()
         try:
             is_directory = await operations.is_directory(search_path)
         except OSError:

@@ -14,7 +14,7 @@ from pi_core.tools import LsToolDetails, LsToolInput, Tool, ToolResult, ToolUpda
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.collate import collation_key
 from pi_plugin_tools.listing import listing_result, listing_result_view
-from pi_plugin_tools.operations import LocalLsOperations, operations_for
+from pi_plugin_tools.operations import LocalLsOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path
 from pi_plugin_tools.render import (
     arg,
@@ -112,7 +112,7 @@ class LsTool(Tool[LsToolInput]):
         check_aborted(signal)
         folder = resolve_to_cwd(params.path or ".", ctx.cwd)
         limit = params.limit if params.limit is not None else DEFAULT_LIMIT
-        operations = operations_for(ctx).ls
+        operations = session_operations(ctx).ls
         if operations is None or isinstance(operations, LocalLsOperations):
             listing = asyncio.to_thread(list_entries, folder, limit)
         else:

@@ -1,8 +1,9 @@
 """The local back-end of the built-in tools (this machine's files and shell), and the operations a
 tool call runs on: the session's own (pi_core.tools.ToolOperations) with local ones filling in.
 
-The tools keep a streaming fast path for these local classes (bounded memory on huge files,
-ripgrep's own walk); any other implementation goes through the protocol methods only.
+The tools keep a streaming fast path for these local classes (bounded memory on huge files);
+any other implementation goes through the protocol methods only. find's and grep's local
+back-ends live beside their tools (they walk folders with ripgrep).
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from typing import TYPE_CHECKING, Any
 from pi_core.tools import (
     BashExecResult,
     BashSpawnContext,
-    GrepHit,
-    GrepQuery,
     ToolOperations,
 )
 from pi_plugin_tools.files import replace_file
@@ -28,20 +27,20 @@ if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
 
 __all__ = [
-    "LOCAL_OPERATIONS",
     "LocalBashOperations",
     "LocalEditOperations",
-    "LocalFindOperations",
-    "LocalGrepOperations",
     "LocalLsOperations",
     "LocalReadOperations",
     "LocalWriteOperations",
     "apply_spawn_hook",
-    "operations_for",
+    "is_local_directory",
+    "read_local_bytes",
+    "session_operations",
 ]
 
 
-def _read_bytes(path: str) -> bytes:
+def read_local_bytes(path: str) -> bytes:
+    """Return the bytes of a file on this machine."""
     with open(path, "rb") as handle:
         return handle.read()
 
@@ -60,7 +59,8 @@ def _check_editable(path: str) -> None:
         raise PermissionError(errno.EACCES, "permission denied", path)
 
 
-def _is_directory(path: str) -> bool:
+def is_local_directory(path: str) -> bool:
+    """Return whether `path` is a folder on this machine (OSError if it is nothing)."""
     return stat.S_ISDIR(os.stat(path).st_mode)
 
 
@@ -73,7 +73,7 @@ class LocalReadOperations:
 
     async def read_file(self, path: str) -> bytes:
         """Return the file's bytes."""
-        return await asyncio.to_thread(_read_bytes, path)
+        return await asyncio.to_thread(read_local_bytes, path)
 
 
 class LocalWriteOperations:
@@ -97,7 +97,7 @@ class LocalEditOperations:
 
     async def read_file(self, path: str) -> bytes:
         """Return the file's bytes."""
-        return await asyncio.to_thread(_read_bytes, path)
+        return await asyncio.to_thread(read_local_bytes, path)
 
     async def write_file(self, path: str, content: bytes) -> None:
         """Replace the file's contents."""
@@ -125,68 +125,22 @@ class LocalBashOperations:
         return BashExecResult(outcome.exit_code, outcome.stopped, outcome.signal_number)
 
 
-class LocalFindOperations:
-    """`find` on this machine: ripgrep's file walk (ignore files honoured)."""
-
-    async def is_directory(self, path: str) -> bool:
-        """Return whether `path` is a folder."""
-        return await asyncio.to_thread(_is_directory, path)
-
-    async def glob(self, pattern: str, cwd: str, *, limit: int) -> list[str]:
-        """Return the matching paths under `cwd` (one more than `limit` when cut)."""
-        from pi_plugin_tools.find import find_paths
-
-        found, _ = await find_paths(cwd, pattern, limit + 1)
-        return found
-
-
-class LocalGrepOperations:
-    """`grep` on this machine, with ripgrep."""
-
-    async def is_directory(self, path: str) -> bool:
-        """Return whether `path` is a folder."""
-        return await asyncio.to_thread(_is_directory, path)
-
-    async def search(self, query: GrepQuery) -> list[GrepHit]:
-        """Run ripgrep for the query."""
-        from pi_plugin_tools.grep import ripgrep_hits
-
-        return await ripgrep_hits(query)
-
-    async def read_file(self, path: str) -> str:
-        """Return the file's text (undecodable bytes replaced)."""
-        data = await asyncio.to_thread(_read_bytes, path)
-        return data.decode("utf-8", "replace")
-
-
 class LocalLsOperations:
     """`ls` on this machine."""
 
     async def is_directory(self, path: str) -> bool:
         """Return whether `path` is a folder."""
-        return await asyncio.to_thread(_is_directory, path)
+        return await asyncio.to_thread(is_local_directory, path)
 
     async def readdir(self, path: str) -> list[str]:
         """Return the folder's entry names."""
         return await asyncio.to_thread(os.listdir, path)
 
 
-LOCAL_OPERATIONS = ToolOperations(
-    read=LocalReadOperations(),
-    write=LocalWriteOperations(),
-    edit=LocalEditOperations(),
-    bash=LocalBashOperations(),
-    grep=LocalGrepOperations(),
-    find=LocalFindOperations(),
-    ls=LocalLsOperations(),
-)
-"""Every tool on this machine (no spawn hook)."""
-
-
-def operations_for(ctx: Any) -> ToolOperations:
-    """Return the operations a tool call runs on: the session's, local ones for the rest."""
-    session: ToolOperations | None = getattr(ctx, "tool_operations", None)
-    return session.or_else(LOCAL_OPERATIONS) if session is not None else LOCAL_OPERATIONS
+def session_operations(ctx: Any) -> ToolOperations:
+    """Return the operations the session supplies (kinds left None: the tool runs locally)."""
+    operations: ToolOperations | None = getattr(ctx, "tool_operations", None)
+    return operations if operations is not None else ToolOperations()
 
 
 def apply_spawn_hook(operations: ToolOperations, command: str, cwd: str) -> BashSpawnContext:

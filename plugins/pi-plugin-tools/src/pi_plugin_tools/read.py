@@ -28,7 +28,7 @@ from pi_plugin_tools.images import (
     SNIFF_BYTES,
     detect_image_mime_type,
 )
-from pi_plugin_tools.operations import LocalReadOperations, operations_for
+from pi_plugin_tools.operations import LocalReadOperations, session_operations
 from pi_plugin_tools.paths import resolve_read_path, resolve_to_cwd
 from pi_plugin_tools.read_resized import NON_VISION_NOTE, resized_image_result
 from pi_plugin_tools.render import (
@@ -246,7 +246,7 @@ class ReadTool(Tool[ReadToolInput]):
     ) -> ToolResult:
         """Read the file at `params.path` (relative to the session cwd)."""
         check_aborted(signal)
-        operations = operations_for(ctx).read
+        operations = session_operations(ctx).read
         local = isinstance(operations, LocalReadOperations)
         path = (resolve_read_path if local else resolve_to_cwd)(params.path, ctx.cwd)
         start, end = _selection(params.offset, params.limit)

@@ -12,7 +12,7 @@ from pi_core import hookimpl
 from pi_core.tools import Tool, ToolResult, ToolUpdateCallback, WriteToolInput
 from pi_plugin_tools.abort import check_aborted
 from pi_plugin_tools.files import file_mutation_lock, replace_file, write_target
-from pi_plugin_tools.operations import LocalWriteOperations, operations_for
+from pi_plugin_tools.operations import LocalWriteOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
     arg,
@@ -65,7 +65,7 @@ class WriteTool(Tool[WriteToolInput]):
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         data = params.content.encode("utf-8", "surrogatepass")
-        operations = operations_for(ctx).write
+        operations = session_operations(ctx).write
         async with file_mutation_lock(path):
             check_aborted(signal)
             if operations is None or isinstance(operations, LocalWriteOperations):
