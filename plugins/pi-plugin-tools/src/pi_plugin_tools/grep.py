@@ -141,8 +141,12 @@ class _Formatter:
             self._files[file_path] = lines
         return self._files[file_path]
 
-    def preload(self, file_path: str, content: str) -> None:
-        """Use `content` as the text of `file_path` (a back-end's file, not a local one)."""
+    def preload(self, file_path: str, content: str | None) -> None:
+        """Use `content` as the text of `file_path` (a back-end's file, not a local one; None:
+        it could not be read)."""
+        if content is None:
+            self._files[file_path] = []
+            return
         self._files[file_path] = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
     def _cut(self, text: str) -> str:
@@ -205,6 +209,13 @@ async def _search_through(
     hits = await operations.search(query)
     matches = [GrepMatch(hit.path, hit.line_number, hit.line) for hit in hits[: query.limit]]
     return matches, len(hits) > query.limit
+
+
+async def _text_or_none(operations: GrepOperations, path: str) -> str | None:
+    try:
+        return await operations.read_file(path)
+    except OSError:
+        return None
 
 
 async def ripgrep_hits(query: GrepQuery) -> list[GrepHit]:
@@ -283,7 +294,7 @@ class GrepTool(Tool[GrepToolInput]):
             count = len(matches)
             if context:
                 for file_path in dict.fromkeys(match.path for match in matches):
-                    formatter.preload(file_path, await operations.read_file(file_path))
+                    formatter.preload(file_path, await _text_or_none(operations, file_path))
         if count == 0:
             return ToolResult.text("No matches found")
         rows = [row for match in matches for row in formatter.rows(match)]
