@@ -3,6 +3,7 @@ grep and bash all run on its in-memory filesystem and scripted shell, and the di
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +81,14 @@ def test_a_missing_file_is_reported_in_the_tools_own_words(cli: Cli) -> None:
     assert result.returncode == 0, result.stderr
     (text,) = _tool_texts(cli.server.requests[1])
     assert text == f"File not found: {cli.cwd / 'absent.txt'}"
+
+
+def test_pi_plugins_names_the_kinds_a_plugin_supplies(cli: Cli) -> None:
+    result = cli.run("plugins", "--json", "-e", str(PLUGIN))
+
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    (memory,) = [p for p in report["plugins"] if p["source"] == str(PLUGIN)]
+    assert memory["registered"] == {
+        "tool_operations": ["read", "write", "edit", "bash", "grep", "find", "ls", "spawn_hook"]
+    }
