@@ -58,3 +58,20 @@ async def test_the_sdk_operations_win_per_kind(harness: Harness) -> None:
     tool_texts = [m["content"] for m in harness.request(1)["messages"] if m["role"] == "tool"]
     assert tool_texts == [f"from the SDK {harness.cwd / 'a.txt'}", "plugin shell\n"]
     assert not (harness.cwd / "a.txt").exists()
+
+
+async def test_a_wrapped_local_back_end_is_called_not_bypassed(harness: Harness) -> None:
+    from pi_plugin_tools.api import LocalReadOperations
+
+    class Audited(LocalReadOperations):
+        async def read_file(self, path: str) -> bytes:
+            return b"audited: " + await super().read_file(path)
+
+    (harness.cwd / "a.txt").write_text("on disk\n")
+    harness.server.queue(chat_stream(tool_calls=[("read", {"path": "a.txt"})]), chat_stream("ok"))
+    session = await harness.session(persist=False, tool_operations=ToolOperations(read=Audited()))
+    await session.prompt("go")
+    await session.shutdown()
+
+    tool_texts = [m["content"] for m in harness.request(1)["messages"] if m["role"] == "tool"]
+    assert tool_texts == ["audited: on disk\n"]

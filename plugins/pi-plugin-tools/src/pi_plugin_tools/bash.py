@@ -60,7 +60,7 @@ async def _run(
     shell = load_shell_settings(ctx.cwd)
     operations = session_operations(ctx)
     runner = operations.bash
-    if runner is None or (isinstance(runner, LocalBashOperations) and runner.shell is None):
+    if runner is None or (type(runner) is LocalBashOperations and runner.shell is None):
         runner = LocalBashOperations(shell.shell_argv())
     spawn = apply_spawn_hook(operations, shell.prefixed(params.command), ctx.cwd)
     env = spawn.env if operations.spawn_hook is not None else None

@@ -166,7 +166,7 @@ class EditTool(Tool[EditToolInput]):
         path = resolve_to_cwd(params.path, ctx.cwd)
         edits = [(e.old_text, e.new_text) for e in params.edits]
         operations = session_operations(ctx).edit
-        local = operations is None or isinstance(operations, LocalEditOperations)
+        local = operations is None or type(operations) is LocalEditOperations
         async with file_mutation_lock(path):
             check_aborted(signal)
             if local or operations is None:

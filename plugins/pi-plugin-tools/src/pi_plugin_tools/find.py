@@ -158,7 +158,7 @@ class FindTool(Tool[FindToolInput]):
         if not is_folder:
             raise NotADirectoryError(f"Not a directory: {search_path}")
         limit = max(1, params.limit if params.limit is not None else DEFAULT_LIMIT)
-        if isinstance(operations, LocalFindOperations):
+        if type(operations) is LocalFindOperations:
             search = find_paths(search_path, params.pattern, limit)
         else:
             search = _glob_through(operations, search_path, params.pattern, limit)

@@ -286,7 +286,7 @@ class GrepTool(Tool[GrepToolInput]):
         context = params.context if params.context and params.context > 0 else 0
         limit = max(1, params.limit if params.limit is not None else DEFAULT_LIMIT)
         formatter = _Formatter(search_path, is_directory, context)
-        if isinstance(operations, LocalGrepOperations):
+        if type(operations) is LocalGrepOperations:
             matches, count, limit_reached = await _run_rg(params, search_path, limit, signal)
         else:
             query = _query(params, search_path, limit)

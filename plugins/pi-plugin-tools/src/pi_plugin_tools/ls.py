@@ -113,7 +113,7 @@ class LsTool(Tool[LsToolInput]):
         folder = resolve_to_cwd(params.path or ".", ctx.cwd)
         limit = params.limit if params.limit is not None else DEFAULT_LIMIT
         operations = session_operations(ctx).ls
-        if operations is None or isinstance(operations, LocalLsOperations):
+        if operations is None or type(operations) is LocalLsOperations:
             listing = asyncio.to_thread(list_entries, folder, limit)
         else:
             listing = list_entries_through(operations, folder, limit)

@@ -247,7 +247,7 @@ class ReadTool(Tool[ReadToolInput]):
         """Read the file at `params.path` (relative to the session cwd)."""
         check_aborted(signal)
         operations = session_operations(ctx).read
-        local = isinstance(operations, LocalReadOperations)
+        local = type(operations) is LocalReadOperations
         path = (resolve_read_path if local else resolve_to_cwd)(params.path, ctx.cwd)
         start, end = _selection(params.offset, params.limit)
         resize = functools.cache(functools.partial(image_auto_resize, ctx.cwd))  # images only

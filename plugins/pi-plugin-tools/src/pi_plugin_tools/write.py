@@ -68,7 +68,7 @@ class WriteTool(Tool[WriteToolInput]):
         operations = session_operations(ctx).write
         async with file_mutation_lock(path):
             check_aborted(signal)
-            if operations is None or isinstance(operations, LocalWriteOperations):
+            if operations is None or type(operations) is LocalWriteOperations:
                 if not await asyncio.to_thread(_write, path, data, signal):
                     check_aborted(signal)  # aborted before the rename: the file is untouched
             else:
