@@ -26,6 +26,7 @@ from pi_core.plugins.ui import ExtensionUI
 from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.manager import SessionManager
+from pi_core.tools.operations import ToolOperations
 from pi_core.tools.tool import Tool
 
 DEFAULT_THINKING_LEVEL = "medium"
@@ -51,12 +52,14 @@ async def create_agent_session(
     api_key: str | None = None,
     ui: ExtensionUI | None = None,
     plugin_manager: PluginManager | None = None,
+    tool_operations: ToolOperations | None = None,
 ) -> AgentSession:
     """Create a session: plugins loaded, model chosen, tools wrapped, `session_start` sent.
 
     `tools` is an allow-list of tool names (pi's `--tools`); `custom_tools` are Tool objects
     added beside the plugins' ones; `plugins` are plugin objects registered in code. Pass
-    `session=SessionManager.in_memory()` to keep nothing on disk.
+    `session=SessionManager.in_memory()` to keep nothing on disk. `tool_operations` runs the
+    built-in tools elsewhere (each kind given wins over the plugins'; see pi_core.tools).
 
     Raises PluginLoadFailed, before anything runs, when a plugin failed to import or register
     (a missing gate must not go unnoticed); block it by name in `load_options` to go on without.
@@ -77,6 +80,8 @@ async def create_agent_session(
         manager.register_inline(plugin, name)
     if manager.errors:
         raise PluginLoadFailed(manager.errors)
+    if tool_operations is not None:
+        manager.runtime.tool_operations = tool_operations
 
     auth = auth or AuthStorage(agent_home / "auth.json")
     if model_registry is None:

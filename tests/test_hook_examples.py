@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 from types import ModuleType
@@ -521,3 +522,20 @@ async def test_input_expands_fix_and_handles_ping(manager: PluginManager, ui: Re
     assert fixed.text == "Find and fix the bug: the parser"
     plain = await manager.dispatcher.input("hello", None, "interactive")
     assert not isinstance(plain, InputHandled | InputTransform)
+
+
+async def test_register_tool_operations_runs_bash_at_low_priority(
+    manager: PluginManager,
+) -> None:
+    from pi_plugin_tools import create_tools
+
+    from pi_core.testing import execute_tool_call
+
+    load(manager, "register_tool_operations")
+    assert manager.registry.tool_operations.kinds() == ["spawn_hook"]
+    (bash,) = create_tools(["bash"])
+    arguments = {"command": 'echo "$PI_AGENT $(nice)"'}
+    outcome = await execute_tool_call(bash, "c1", arguments, None, None, manager.ctx)
+    expected = min(19, os.nice(0) + 10)
+    assert not outcome.is_error
+    assert outcome.result.text_content().strip() == f"1 {expected}"

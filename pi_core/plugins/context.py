@@ -22,6 +22,7 @@ from pi_core.plugins.runtime import (
 )
 from pi_core.plugins.settings_reader import SettingsReader
 from pi_core.plugins.tool_check import check_tool
+from pi_core.tools.operations import ToolOperations
 
 if TYPE_CHECKING:
     from pi_core.abort import AbortSignal
@@ -94,6 +95,12 @@ class ExtensionContext:
         if not self._runtime.bound:
             return None
         return self._runtime.actions.get_model()
+
+    @property
+    def tool_operations(self) -> ToolOperations:
+        """Return where the built-in tools run: per kind, the SDK's operations, else the last
+        plugin's (`register_tool_operations`); kinds still None run locally."""
+        return self._runtime.tool_operations.or_else(self._runtime.plugin_tool_operations())
 
     def get_flag(self, name: str) -> bool | str | None:
         """Return the value of a flag registered through `register_flags`."""

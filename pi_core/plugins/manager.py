@@ -81,6 +81,7 @@ class PluginManager:
         self.dispatcher = HookDispatcher(self.pm, self.ctx, self.describe)
         self.runtime.tool_call_chain = self.dispatcher.tool_call
         self.runtime.tool_result_chain = self.dispatcher.tool_result
+        self.runtime.plugin_tool_operations = lambda: self.registry.tool_operations
         self.options = LoadOptions()
         self._registry: Registry | None = None
 

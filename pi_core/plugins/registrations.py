@@ -10,6 +10,7 @@ from pi_core.ai.model import ProviderConfig
 from pi_core.builtin_commands import BUILTIN_COMMAND_NAMES
 from pi_core.plugins.errors import Diagnostic
 from pi_core.plugins.tool_check import check_tool
+from pi_core.tools.operations import ToolOperations
 from pi_core.tools.tool import Tool
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ class PluginRegistrations:
     providers: list[ProviderRegistration] = field(default_factory=list)
     completions: list[CompletionSource] = field(default_factory=list)
     login_providers: list[LoginProvider] = field(default_factory=list)
+    tool_operations: list[ToolOperations] = field(default_factory=list)
 
     def register_fn(self, hook: str) -> Callable[..., None]:
         """Return the `register` callable handed to one registration hook."""
@@ -126,6 +128,7 @@ class PluginRegistrations:
             "register_providers": self._provider,
             "register_completions": self._completion,
             "register_login_providers": self._login_provider,
+            "register_tool_operations": self._tool_operations,
         }
         return table[hook]
 
@@ -140,6 +143,7 @@ class PluginRegistrations:
             "providers": [p.name for p in self.providers],
             "completions": [c.name for c in self.completions],
             "logins": [p.id for p in self.login_providers],
+            "tool_operations": [k for ops in self.tool_operations for k in ops.kinds()],
         }
 
     def _tool(self, tool: Tool[Any]) -> None:
@@ -200,6 +204,11 @@ class PluginRegistrations:
             raise TypeError("register_login_providers: register() takes a LoginProvider")
         self.login_providers.append(provider)
 
+    def _tool_operations(self, operations: ToolOperations) -> None:
+        if not isinstance(operations, ToolOperations):
+            raise TypeError("register_tool_operations: register() takes a ToolOperations")
+        self.tool_operations.append(operations)
+
     def _provider(self, name: str, config: ProviderConfig | dict[str, Any]) -> None:
         if not isinstance(config, ProviderConfig):
             config = ProviderConfig.model_validate(config)
@@ -218,6 +227,8 @@ class Registry:
     providers: list[ProviderRegistration] = field(default_factory=list)
     completions: dict[str, CompletionSource] = field(default_factory=dict)
     login_providers: list[LoginProvider] = field(default_factory=list)
+    tool_operations: ToolOperations = field(default_factory=ToolOperations)
+    """Per kind, the operations of the last plugin that supplied that kind."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
     @classmethod
@@ -248,6 +259,8 @@ class Registry:
                 )
             registry.providers.extend(regs.providers)
             registry.login_providers.extend(regs.login_providers)
+            for operations in regs.tool_operations:
+                registry.tool_operations = operations.or_else(registry.tool_operations)
             for source in regs.completions:
                 registry._put(registry.completions, source.name, source, "completions",
                               source.plugin)  # fmt: skip

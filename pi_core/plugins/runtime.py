@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, NoReturn, Protocol, TypedDict, cast
 from pi_core.plugins.errors import PluginActionError
 from pi_core.plugins.event_bus import EventBus
 from pi_core.plugins.ui import ExtensionUI, NoOpUI
+from pi_core.tools.operations import ToolOperations
 
 if TYPE_CHECKING:
     from pi_core.ai.model import Model
@@ -183,6 +184,10 @@ class PluginRuntime:
         """The `tool_call` chain of the plugins this runtime serves (set by the PluginManager)."""
         self.tool_result_chain: ToolResultChain | None = None
         """Their `tool_result` chain (set by the PluginManager)."""
+        self.tool_operations: ToolOperations = ToolOperations()
+        """The operations given in code (the SDK's `tool_operations`); they win over plugins'."""
+        self.plugin_tool_operations: Callable[[], ToolOperations] = ToolOperations
+        """The operations plugins registered (set by the PluginManager)."""
 
     def bind(self, actions: SessionActions, navigation: SessionNavigation | None = None) -> None:
         """Give plugins the real session: from now on every context's actions work."""

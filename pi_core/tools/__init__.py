@@ -10,7 +10,8 @@ symlinks, never half-written); `expand_path` and `resolve_to_cwd` read a path th
 built-in tools do (a leading `@` dropped, `~` expanded); `make_private_dir` and
 `SESSION_FILE_MODE` create folders and files owner-only, as session files are;
 `image_auto_resize` reads the `images.autoResize` setting and `resize_image` shrinks an image to
-pi's inline limits.
+pi's inline limits. The operations protocols (`ReadOperations`, `BashOperations`, …,
+`ToolOperations`) let the built-in tools run elsewhere (pi_core.tools.operations).
 """
 
 from pi_core.fileio import atomic_write, write_target
@@ -40,6 +41,21 @@ from pi_core.tools.inputs import (
     TruncationResult,
     WriteToolInput,
 )
+from pi_core.tools.operations import (
+    BashExecResult,
+    BashOperations,
+    BashSpawnContext,
+    BashSpawnHook,
+    EditOperations,
+    FindOperations,
+    GrepHit,
+    GrepOperations,
+    GrepQuery,
+    LsOperations,
+    ReadOperations,
+    ToolOperations,
+    WriteOperations,
+)
 from pi_core.tools.paths import expand_path, resolve_to_cwd
 from pi_core.tools.schema import tool_parameters_schema
 from pi_core.tools.tool import (
@@ -55,26 +71,39 @@ __all__ = [
     "IMAGE_TOO_LARGE_NOTE",
     "MAX_INLINE_IMAGE_BASE64_BYTES",
     "SESSION_FILE_MODE",
+    "BashExecResult",
+    "BashOperations",
+    "BashSpawnContext",
+    "BashSpawnHook",
     "BashToolDetails",
     "BashToolInput",
+    "EditOperations",
     "EditReplacement",
     "EditToolDetails",
     "EditToolInput",
+    "FindOperations",
     "FindToolDetails",
     "FindToolInput",
     "FunctionTool",
+    "GrepHit",
+    "GrepOperations",
+    "GrepQuery",
     "GrepToolDetails",
     "GrepToolInput",
+    "LsOperations",
     "LsToolDetails",
     "LsToolInput",
+    "ReadOperations",
     "ReadToolDetails",
     "ReadToolInput",
     "ResizedImage",
     "Tool",
     "ToolArgumentsError",
+    "ToolOperations",
     "ToolResult",
     "ToolUpdateCallback",
     "TruncationResult",
+    "WriteOperations",
     "WriteToolInput",
     "atomic_write",
     "define_tool",

@@ -11,6 +11,11 @@ from pi_core import hookimpl
 from pi_core.events import BashResult, SessionShutdownEvent, UserBashEvent, UserBashResult
 from pi_core.messages import TextContent
 from pi_core.tools import BashToolDetails, BashToolInput, Tool, ToolResult, ToolUpdateCallback
+from pi_plugin_tools.operations import (
+    LocalBashOperations,
+    apply_spawn_hook,
+    session_operations,
+)
 from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot, remove_session_logs
 from pi_plugin_tools.process import run_in_shell
 from pi_plugin_tools.render import (
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import BashExecResult
 
 DESCRIPTION = (
     "Runs a bash command in the session's working directory and gives back what it printed to "
@@ -42,6 +48,25 @@ DESCRIPTION = (
 
 PREVIEW_LINES = 5
 """Lines of output the collapsed REPL view shows."""
+
+
+async def _run(
+    ctx: ExtensionContext,
+    params: BashToolInput,
+    on_data: Callable[[bytes], None],
+    signal: AbortSignal | None,
+) -> BashExecResult:
+    """Run the command on the session's bash operations, after the spawn hook."""
+    shell = load_shell_settings(ctx.cwd)
+    operations = session_operations(ctx)
+    runner = operations.bash
+    if runner is None or (type(runner) is LocalBashOperations and runner.shell is None):
+        runner = LocalBashOperations(shell.shell_argv())
+    spawn = apply_spawn_hook(operations, shell.prefixed(params.command), ctx.cwd)
+    env = spawn.env if operations.spawn_hook is not None else None
+    return await runner.exec(
+        spawn.command, spawn.cwd, on_data=on_data, signal=signal, timeout=params.timeout, env=env
+    )
 
 
 class BashError(RuntimeError):
@@ -125,11 +150,7 @@ class BashTool(Tool[BashToolInput]):
             return snapshot
 
         try:
-            shell = load_shell_settings(ctx.cwd)
-            outcome = await run_in_shell(
-                shell.prefixed(params.command), ctx.cwd, on_data, signal, params.timeout,
-                shell=shell.shell_argv(),
-            )  # fmt: skip
+            outcome = await _run(ctx, params, on_data, signal)
         except BaseException:
             finish()
             raise

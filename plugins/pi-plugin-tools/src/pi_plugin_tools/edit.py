@@ -21,6 +21,7 @@ from pi_plugin_tools.edit_diff import (
 )
 from pi_plugin_tools.files import file_mutation_lock, replace_file
 from pi_plugin_tools.line_diff import generate_diff_string
+from pi_plugin_tools.operations import LocalEditOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
     arg,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import EditOperations
 
 DESCRIPTION = (
     "Changes one file by replacing exact pieces of its text. Each edits[].oldText has to occur "
@@ -66,8 +68,17 @@ def prepare_arguments(arguments: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
+_ERRNO_OF: dict[type[OSError], int] = {
+    FileNotFoundError: errno.ENOENT,
+    PermissionError: errno.EACCES,
+    IsADirectoryError: errno.EISDIR,
+}
+"""The code to name when a back-end raised without an errno."""
+
+
 def _access_error(raw_path: str, error: OSError) -> Exception:
-    code = errno.errorcode.get(error.errno or 0, str(error.errno))
+    number = error.errno or _ERRNO_OF.get(type(error), 0)
+    code = errno.errorcode.get(number, str(number))
     return OSError(f"Could not edit file: {raw_path}. Error code: {code}.")
 
 
@@ -83,6 +94,15 @@ def _read_original(path: str, raw_path: str) -> bytes:
         raise _access_error(raw_path, missing)
     with open(path, "rb") as handle:
         return handle.read()
+
+
+async def _read_through(operations: EditOperations, path: str, raw_path: str) -> bytes:
+    """Read the original through a non-local back-end, with the local path's error words."""
+    try:
+        await operations.access(path)
+        return await operations.read_file(path)
+    except OSError as error:
+        raise _access_error(raw_path, error) from None
 
 
 def _decode(raw: bytes, edits: list[tuple[str, str]]) -> str:
@@ -145,15 +165,22 @@ class EditTool(Tool[EditToolInput]):
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         edits = [(e.old_text, e.new_text) for e in params.edits]
+        operations = session_operations(ctx).edit
+        local = operations is None or type(operations) is LocalEditOperations
         async with file_mutation_lock(path):
             check_aborted(signal)
-            raw = await abortable(asyncio.to_thread(_read_original, path, params.path), signal)
+            if local or operations is None:
+                raw = await abortable(asyncio.to_thread(_read_original, path, params.path), signal)
+            else:
+                raw = await abortable(_read_through(operations, path, params.path), signal)
             bom, content = strip_bom(_decode(raw, edits))
             ending = detect_line_ending(content)
             base, new = apply_edits(normalize_to_lf(content), edits, params.path)
             check_aborted(signal)
             data = (bom + restore_line_endings(new, ending)).encode("utf-8", "surrogateescape")
-            if not await asyncio.to_thread(
+            if operations is not None and not local:
+                await operations.write_file(path, data)
+            elif not await asyncio.to_thread(
                 replace_file, path, data, lambda: not (signal is not None and signal.aborted)
             ):
                 check_aborted(signal)  # aborted before the rename: the file is untouched

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
-import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +12,7 @@ from pi_core.tools import FindToolDetails, FindToolInput, Tool, ToolResult, Tool
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.globmatch import compile_glob
 from pi_plugin_tools.listing import listing_result, listing_result_view
+from pi_plugin_tools.operations import is_local_directory, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import FindOperations
 
 DEFAULT_LIMIT = 1000
 
@@ -37,6 +39,26 @@ DESCRIPTION = (
 
 RG_FILES_ARGS = ["--files", "--hidden", "--no-require-git", "--color=never", "--glob", "!.git"]
 """List every file rg would search: hidden ones too, ignore files honoured, `.git` skipped."""
+
+
+async def _glob_through(
+    operations: FindOperations, search_path: str, pattern: str, limit: int
+) -> tuple[list[str], bool]:
+    found = await operations.glob(pattern, search_path, limit=limit)
+    return found[:limit], len(found) > limit
+
+
+class LocalFindOperations:
+    """`find` on this machine: ripgrep's file walk (ignore files honoured)."""
+
+    async def is_directory(self, path: str) -> bool:
+        """Return whether `path` is a folder."""
+        return await asyncio.to_thread(is_local_directory, path)
+
+    async def glob(self, pattern: str, cwd: str, *, limit: int) -> list[str]:
+        """Return the matching paths under `cwd` (one more than `limit` when cut)."""
+        found, _ = await find_paths(cwd, pattern, limit + 1)
+        return found
 
 
 class PathMatcher:
@@ -128,16 +150,19 @@ class FindTool(Tool[FindToolInput]):
         """List paths under `params.path` (default: the session cwd) matching `params.pattern`."""
         check_aborted(signal)
         search_path = resolve_to_cwd(params.path or ".", ctx.cwd)
+        operations = session_operations(ctx).find or LocalFindOperations()
         try:
-            mode = os.stat(search_path).st_mode
+            is_folder = await operations.is_directory(search_path)
         except OSError:
             raise FileNotFoundError(f"Path not found: {search_path}") from None
-        if not stat.S_ISDIR(mode):
+        if not is_folder:
             raise NotADirectoryError(f"Not a directory: {search_path}")
         limit = max(1, params.limit if params.limit is not None else DEFAULT_LIMIT)
-        found, limit_reached = await abortable(
-            find_paths(search_path, params.pattern, limit), signal
-        )
+        if type(operations) is LocalFindOperations:
+            search = find_paths(search_path, params.pattern, limit)
+        else:
+            search = _glob_through(operations, search_path, params.pattern, limit)
+        found, limit_reached = await abortable(search, signal)
         if not found:
             return ToolResult.text("No files found matching pattern")
         truncation = truncate_head("\n".join(found), max_lines=UNLIMITED_LINES)

@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pi_core import hookimpl
-from pi_core.tools import GrepToolDetails, GrepToolInput, Tool, ToolResult, ToolUpdateCallback
+from pi_core.tools import (
+    GrepHit,
+    GrepQuery,
+    GrepToolDetails,
+    GrepToolInput,
+    Tool,
+    ToolResult,
+    ToolUpdateCallback,
+)
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.listing import listing_result, listing_result_view
+from pi_plugin_tools.operations import is_local_directory, read_local_bytes, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path, to_posix
 from pi_plugin_tools.render import (
     arg,
@@ -35,6 +44,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import GrepOperations
 
 DEFAULT_LIMIT = 100
 
@@ -131,6 +141,14 @@ class _Formatter:
             self._files[file_path] = lines
         return self._files[file_path]
 
+    def preload(self, file_path: str, content: str | None) -> None:
+        """Use `content` as the text of `file_path` (a back-end's file, not a local one; None:
+        it could not be read)."""
+        if content is None:
+            self._files[file_path] = []
+            return
+        self._files[file_path] = content.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
     def _cut(self, text: str) -> str:
         shortened, cut = truncate_line(text)
         self.lines_truncated = self.lines_truncated or cut
@@ -157,6 +175,77 @@ class _Formatter:
             separator = ":" if number == match.line_number else "-"
             rows.append(f"{shown}{separator}{number}{separator} {text}")
         return rows
+
+
+async def _run_rg(
+    params: GrepToolInput, search_path: str, limit: int, signal: AbortSignal | None
+) -> tuple[list[GrepMatch], int, bool]:
+    rg = await RipgrepProcess.start(rg_arguments(params, search_path))
+    try:
+        matches, count, limit_reached = await abortable(_collect(rg, limit), signal)
+        code, stderr = await abortable(rg.wait(), signal)
+    except BaseException:
+        await rg.kill()
+        raise
+    if not rg.stopped and code not in (0, 1):
+        raise _rg_error(stderr, code, params.pattern)
+    return matches, count, limit_reached
+
+
+def _query(params: GrepToolInput, search_path: str, limit: int) -> GrepQuery:
+    return GrepQuery(
+        pattern=params.pattern,
+        path=search_path,
+        ignore_case=bool(params.ignore_case),
+        literal=bool(params.literal),
+        glob=params.glob,
+        limit=limit,
+    )
+
+
+async def _search_through(
+    operations: GrepOperations, query: GrepQuery
+) -> tuple[list[GrepMatch], bool]:
+    hits = await operations.search(query)
+    matches = [GrepMatch(hit.path, hit.line_number, hit.line) for hit in hits[: query.limit]]
+    return matches, len(hits) > query.limit
+
+
+async def _text_or_none(operations: GrepOperations, path: str) -> str | None:
+    try:
+        return await operations.read_file(path)
+    except OSError:
+        return None
+
+
+async def ripgrep_hits(query: GrepQuery) -> list[GrepHit]:
+    """Run ripgrep for a query on this machine (LocalGrepOperations' search)."""
+    params = GrepToolInput(
+        pattern=query.pattern,
+        path=query.path,
+        ignore_case=query.ignore_case,
+        literal=query.literal,
+        glob=query.glob,
+    )
+    matches, _, _ = await _run_rg(params, query.path, query.limit + 1, None)
+    return [GrepHit(m.path, m.line_number, (m.line_text or "").rstrip("\r\n")) for m in matches]
+
+
+class LocalGrepOperations:
+    """`grep` on this machine, with ripgrep."""
+
+    async def is_directory(self, path: str) -> bool:
+        """Return whether `path` is a folder."""
+        return await asyncio.to_thread(is_local_directory, path)
+
+    async def search(self, query: GrepQuery) -> list[GrepHit]:
+        """Run ripgrep for the query."""
+        return await ripgrep_hits(query)
+
+    async def read_file(self, path: str) -> str:
+        """Return the file's text (undecodable bytes replaced)."""
+        data = await asyncio.to_thread(read_local_bytes, path)
+        return data.decode("utf-8", "replace")
 
 
 def _rg_error(stderr: str, code: int, pattern: str) -> Exception:
@@ -189,24 +278,25 @@ class GrepTool(Tool[GrepToolInput]):
         """Search `params.path` (default: the session cwd) for `params.pattern`."""
         check_aborted(signal)
         search_path = resolve_to_cwd(params.path or ".", ctx.cwd)
+        operations = session_operations(ctx).grep or LocalGrepOperations()
         try:
-            is_directory = stat.S_ISDIR(os.stat(search_path).st_mode)
+            is_directory = await operations.is_directory(search_path)
         except OSError:
             raise FileNotFoundError(f"Path not found: {search_path}") from None
         context = params.context if params.context and params.context > 0 else 0
         limit = max(1, params.limit if params.limit is not None else DEFAULT_LIMIT)
-        rg = await RipgrepProcess.start(rg_arguments(params, search_path))
-        try:
-            matches, count, limit_reached = await abortable(_collect(rg, limit), signal)
-            code, stderr = await abortable(rg.wait(), signal)
-        except BaseException:
-            await rg.kill()
-            raise
-        if not rg.stopped and code not in (0, 1):
-            raise _rg_error(stderr, code, params.pattern)
+        formatter = _Formatter(search_path, is_directory, context)
+        if type(operations) is LocalGrepOperations:
+            matches, count, limit_reached = await _run_rg(params, search_path, limit, signal)
+        else:
+            query = _query(params, search_path, limit)
+            matches, limit_reached = await abortable(_search_through(operations, query), signal)
+            count = len(matches)
+            if context:
+                for file_path in dict.fromkeys(match.path for match in matches):
+                    formatter.preload(file_path, await _text_or_none(operations, file_path))
         if count == 0:
             return ToolResult.text("No matches found")
-        formatter = _Formatter(search_path, is_directory, context)
         rows = [row for match in matches for row in formatter.rows(match)]
         truncation = truncate_head("\n".join(rows), max_lines=UNLIMITED_LINES)
         output = truncation.content

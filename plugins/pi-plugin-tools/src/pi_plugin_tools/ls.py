@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import posixpath
 import stat
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from pi_core.tools import LsToolDetails, LsToolInput, Tool, ToolResult, ToolUpda
 from pi_plugin_tools.abort import abortable, check_aborted
 from pi_plugin_tools.collate import collation_key
 from pi_plugin_tools.listing import listing_result, listing_result_view
+from pi_plugin_tools.operations import LocalLsOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd, shorten_path
 from pi_plugin_tools.render import (
     arg,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import LsOperations
 
 DEFAULT_LIMIT = 500
 
@@ -61,6 +64,33 @@ def list_entries(folder: str, limit: int) -> tuple[list[str], bool]:
     return entries, False
 
 
+async def list_entries_through(
+    operations: LsOperations, folder: str, limit: int
+) -> tuple[list[str], bool]:
+    """`list_entries` on a non-local back-end."""
+    try:
+        is_folder = await operations.is_directory(folder)
+    except OSError:
+        raise FileNotFoundError(f"Path not found: {folder}") from None
+    if not is_folder:
+        raise NotADirectoryError(f"Not a directory: {folder}")
+    try:
+        names = await operations.readdir(folder)
+    except OSError as error:
+        raise OSError(f"Cannot read directory: {error.strerror or error}") from None
+    names.sort(key=collation_key)
+    entries: list[str] = []
+    for name in names:
+        if len(entries) >= limit:
+            return entries, True
+        try:
+            is_dir = await operations.is_directory(posixpath.join(folder, name))
+        except OSError:
+            continue
+        entries.append(name + "/" if is_dir else name)
+    return entries, False
+
+
 class LsTool(Tool[LsToolInput]):
     """List a directory."""
 
@@ -82,9 +112,12 @@ class LsTool(Tool[LsToolInput]):
         check_aborted(signal)
         folder = resolve_to_cwd(params.path or ".", ctx.cwd)
         limit = params.limit if params.limit is not None else DEFAULT_LIMIT
-        entries, limit_reached = await abortable(
-            asyncio.to_thread(list_entries, folder, limit), signal
-        )
+        operations = session_operations(ctx).ls
+        if operations is None or type(operations) is LocalLsOperations:
+            listing = asyncio.to_thread(list_entries, folder, limit)
+        else:
+            listing = list_entries_through(operations, folder, limit)
+        entries, limit_reached = await abortable(listing, signal)
         if not entries:
             return ToolResult.text("(empty directory)")
         truncation = truncate_head("\n".join(entries), max_lines=UNLIMITED_LINES)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import functools
+import io
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from pi_core import hookimpl
 from pi_core.messages import ImageContent, TextContent, UserContent
@@ -27,7 +28,8 @@ from pi_plugin_tools.images import (
     SNIFF_BYTES,
     detect_image_mime_type,
 )
-from pi_plugin_tools.paths import resolve_read_path
+from pi_plugin_tools.operations import LocalReadOperations, session_operations
+from pi_plugin_tools.paths import resolve_read_path, resolve_to_cwd
 from pi_plugin_tools.read_resized import NON_VISION_NOTE, resized_image_result
 from pi_plugin_tools.render import (
     arg,
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
 
     from pi_core import ExtensionContext
     from pi_core.abort import AbortSignal
+    from pi_core.tools import ReadOperations
 
 DESCRIPTION = (
     "Returns what a file contains. Text files and jpg, png, gif and webp images are supported; "
@@ -101,28 +104,51 @@ def _load(
         raise _open_error(path, IsADirectoryError())
     try:
         with open(path, "rb") as handle:
-            head = handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
-            mime_type = detect_image_mime_type(head[:SNIFF_BYTES])
-            if mime_type is not None:
-                size = os.fstat(handle.fileno()).st_size
-                too_large = 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES
-                if too_large and not whole_images():
-                    return _Image(mime_type, None)
-                return _Image(mime_type, head + handle.read())
-            if looks_binary(head):
-                return _Binary()
-            handle.seek(0)
-            window = scan_lines(
-                handle,
-                start,
-                end,
-                DEFAULT_MAX_LINES,
-                DEFAULT_MAX_BYTES,
-                lambda: check_aborted(signal),
-            )
-            return _Text(window)
+            size = os.fstat(handle.fileno()).st_size
+            return _load_from(handle, size, start, end, signal, whole_images)
     except OSError as error:
         raise _open_error(path, error) from None
+
+
+def _load_from(
+    handle: BinaryIO,
+    size: int,
+    start: int,
+    end: int | None,
+    signal: AbortSignal | None,
+    whole_images: Callable[[], bool],
+) -> _Image | _Text | _Binary:
+    head = handle.read(max(SNIFF_BYTES, BINARY_SNIFF_BYTES))
+    mime_type = detect_image_mime_type(head[:SNIFF_BYTES])
+    if mime_type is not None:
+        too_large = 4 * ((size + 2) // 3) >= MAX_INLINE_IMAGE_BASE64_BYTES
+        if too_large and not whole_images():
+            return _Image(mime_type, None)
+        return _Image(mime_type, head + handle.read())
+    if looks_binary(head):
+        return _Binary()
+    handle.seek(0)
+    window = scan_lines(
+        handle, start, end, DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES, lambda: check_aborted(signal)
+    )
+    return _Text(window)
+
+
+async def _load_through(
+    operations: ReadOperations,
+    path: str,
+    start: int,
+    end: int | None,
+    signal: AbortSignal | None,
+    whole_images: Callable[[], bool],
+) -> _Image | _Text | _Binary:
+    """Load the file through a non-local back-end: it hands over the whole file."""
+    try:
+        await operations.access(path)
+        data = await operations.read_file(path)
+    except OSError as error:
+        raise _open_error(path, error) from None
+    return _load_from(io.BytesIO(data), len(data), start, end, signal, whole_images)
 
 
 def _model_lacks_vision(ctx: ExtensionContext | None) -> bool:
@@ -220,11 +246,17 @@ class ReadTool(Tool[ReadToolInput]):
     ) -> ToolResult:
         """Read the file at `params.path` (relative to the session cwd)."""
         check_aborted(signal)
-        path = resolve_read_path(params.path, ctx.cwd)
+        operations = session_operations(ctx).read
+        local = type(operations) is LocalReadOperations
+        path = (resolve_read_path if local else resolve_to_cwd)(params.path, ctx.cwd)
         start, end = _selection(params.offset, params.limit)
         resize = functools.cache(functools.partial(image_auto_resize, ctx.cwd))  # images only
-        load = asyncio.to_thread(_load, path, start, end, signal, resize)
-        loaded = await abortable(load, signal)
+        if local or operations is None:
+            load = asyncio.to_thread(_load, path, start, end, signal, resize)
+            loaded = await abortable(load, signal)
+        else:
+            through = _load_through(operations, path, start, end, signal, resize)
+            loaded = await abortable(through, signal)
         if isinstance(loaded, _Image):
             if loaded.data is not None and resize():
                 data, mime, blind = loaded.data, loaded.mime_type, _model_lacks_vision(ctx)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import posixpath
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from pi_core import hookimpl
 from pi_core.tools import Tool, ToolResult, ToolUpdateCallback, WriteToolInput
 from pi_plugin_tools.abort import check_aborted
 from pi_plugin_tools.files import file_mutation_lock, replace_file, write_target
+from pi_plugin_tools.operations import LocalWriteOperations, session_operations
 from pi_plugin_tools.paths import resolve_to_cwd
 from pi_plugin_tools.render import (
     arg,
@@ -63,10 +65,16 @@ class WriteTool(Tool[WriteToolInput]):
         check_aborted(signal)
         path = resolve_to_cwd(params.path, ctx.cwd)
         data = params.content.encode("utf-8", "surrogatepass")
+        operations = session_operations(ctx).write
         async with file_mutation_lock(path):
             check_aborted(signal)
-            if not await asyncio.to_thread(_write, path, data, signal):
-                check_aborted(signal)  # aborted before the rename: the file is untouched
+            if operations is None or type(operations) is LocalWriteOperations:
+                if not await asyncio.to_thread(_write, path, data, signal):
+                    check_aborted(signal)  # aborted before the rename: the file is untouched
+            else:
+                await operations.mkdir(posixpath.dirname(path) or "/")
+                check_aborted(signal)
+                await operations.write_file(path, data)
         return ToolResult.text(f"Successfully wrote {len(data)} bytes to {params.path}")
 
     def file_operations(self, params: WriteToolInput) -> dict[str, list[str]]:
