@@ -5,12 +5,11 @@ pi's)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mistral_fake import run_pi
+from mistral_fake import pi_command, run_pi
 from mistral_scenarios import SCENARIOS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "requests"
@@ -44,8 +43,7 @@ def normalized(body: str) -> str:
 
 @pytest.mark.parametrize("key", sorted(SCENARIOS))
 def test_requests_match_pi(key: str, tmp_path: Path) -> None:
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
+    pi = pi_command()
     scenario = SCENARIOS[key]
     recorded = json.loads((FIXTURES / f"{key}.json").read_text())
     command = [pi, "--model", f"mistral/{scenario.model}"]

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 import subprocess
+import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -102,3 +104,11 @@ def run_pi(
         ]
     text = json.dumps(requests).replace(str(root), "<root>")
     return done, list(json.loads(text))
+
+
+def pi_command() -> str:
+    """Our `pi`: the one beside this Python, else the one on PATH."""
+    beside = Path(sys.executable).parent / "pi"
+    found = str(beside) if beside.exists() else shutil.which("pi")
+    assert found, "the pi command is installed with the project"
+    return found
