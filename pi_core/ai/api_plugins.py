@@ -11,6 +11,7 @@ API_PLUGINS: dict[str, str] = {
     "anthropic-messages": "pi-plugin-anthropic",
     "openai-completions": "pi-plugin-openai",
     "openai-responses": "pi-plugin-openai",
+    "mistral-conversations": "pi-plugin-mistral",
 }
 """The first-party plugin for each API it ships; pi's other APIs have no plugin yet."""
 

@@ -34,3 +34,14 @@ def test_pi_runs_a_tool_loop_on_mistral(tmp_path: Path) -> None:
         "tool_call_id": "Xy12ab34Z",
         "name": "read",
     }
+
+
+def test_without_the_plugin_pi_names_it(tmp_path: Path) -> None:
+    args = ["--block-plugin", "mistral", "-p", "--no-session", "hi"]
+    done, requests = run_pi(
+        [pi_command(), "--model", "mistral/codestral-latest"], args, [], tmp_path
+    )
+    assert done.returncode == 1
+    assert "needs a plugin for the mistral-conversations API" in done.stderr
+    assert "Install pi-plugin-mistral to use it." in done.stderr
+    assert requests == []
