@@ -17,19 +17,28 @@ from pi_core.providers import (
     WireAPI,
     WireRequest,
     WireTranslator,
+    describe_error,
     run_stream,
+    with_retry_after,
 )
 from pi_plugin_openai.convert import affinity_headers, build_payload
-from pi_plugin_openai.transport import DONE, data_events, json_body, wire_request
+from pi_plugin_openai.transport import (
+    DONE,
+    data_events,
+    json_body,
+    upstream_detail,
+    wire_request,
+)
 
 _CUT = "Connection lost: the stream ended without a finish reason or [DONE]"
 _FINISH: dict[str, StopReason] = {
     "stop": "stop",
+    "end": "stop",
     "length": "length",
     "tool_calls": "toolUse",
     "function_call": "toolUse",
-    "content_filter": "error",
 }
+"""pi's finish reasons; any other (`content_filter`, `network_error`, …) ends in an error."""
 
 
 _REASONING = ("reasoning_content", "reasoning", "reasoning_text")
@@ -47,7 +56,9 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         self.thinking_field: str | None = None
         self.tools: dict[int, int] = {}
         self.finish_reason: StopReason | None = None
+        self.refused: str | None = None  # a finish reason pi counts as an error
         self.complete = False  # `[DONE]` came, or the whole answer as one JSON body
+        self.ended = False  # `finish` found the response complete
 
     def handle(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
@@ -69,7 +80,8 @@ class _Blocks(WireTranslator[dict[str, Any]]):
                 events += _delta_events(self, delta)
             finish = choice.get("finish_reason")
             if finish:
-                self.finish_reason = _FINISH.get(finish, "stop")
+                self.finish_reason = _FINISH.get(finish, "error")
+                self.refused = None if finish in _FINISH else str(finish)
         return events
 
     def handle_body(self, body: Any) -> list[AssistantMessageEvent]:
@@ -79,16 +91,23 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         return [event for chunk in chunks for event in self.handle(chunk)]
 
     def finish(self) -> StopReason | None:
-        """The finish reason; a stream cut before one (and before `[DONE]`) raises, and so does
-        a response the content filter stopped."""
+        """The finish reason, `stop` when the server sent none (as pi); a stream cut before one
+        (and before `[DONE]`) raises, and so does a finish reason pi counts as an error
+        (`Provider finish_reason: content_filter`)."""
         if not self.complete and self.finish_reason is None:
             raise ConnectionError(_CUT)
         if self.finish_reason == "error":
-            raise ContentFiltered("The response was stopped by the provider's content filter")
-        return self.finish_reason
+            raise ProviderFinishError(f"Provider finish_reason: {self.refused}")
+        self.ended = True
+        return self.finish_reason or "stop"
 
     def close(self) -> list[AssistantMessageEvent]:
-        """Close every block, in content order (pi ends them all after the stream)."""
+        """Close every block, in content order (pi ends them all after the stream); after a
+        failure the blocks are completed without events, as pi sends none then."""
+        events = self._close_blocks()
+        return events if self.ended else []
+
+    def _close_blocks(self) -> list[AssistantMessageEvent]:
         events: list[AssistantMessageEvent] = []
         opened = [self.text, self.thinking, *self.tools.values()]
         for index in sorted(i for i in opened if i is not None):
@@ -206,8 +225,8 @@ def reasoning_first(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     return [{**chunk, "choices": thoughts}, {**chunk, "choices": rest}]
 
 
-class ContentFiltered(Exception):
-    """The provider's content filter stopped the response."""
+class ProviderFinishError(Exception):
+    """The response finished for a reason pi counts as an error (`content_filter`, …)."""
 
 
 def _request(
@@ -217,11 +236,26 @@ def _request(
     return wire_request(model, options, "chat/completions", payload, parts, headers)
 
 
+def _describe(error: BaseException) -> str:
+    """The skeleton's error text, with the upstream provider's words on a line of their own
+    where OpenRouter gives them (before any `(retry after N s)`), as pi adds them."""
+    from pi_core.ai.http import ProviderHTTPError
+
+    detail = upstream_detail(error)
+    if detail is None:
+        return describe_error(error)
+    if isinstance(error, ProviderHTTPError):
+        text = f"{error.status} {error.api_message or error.text}\n{detail}"
+        return with_retry_after(text, error.retry_after_ms)
+    return f"{describe_error(error)}\n{detail}"
+
+
 COMPLETIONS: WireAPI[dict[str, Any]] = WireAPI(
     payload=build_payload,
     request=_request,
     translator=_Blocks,
     decode=data_events,
+    describe_error=_describe,
 )
 """Chat Completions on the shared stream skeleton."""
 
