@@ -71,8 +71,13 @@ class _Blocks(WireTranslator[dict[str, Any]]):
             usage = choices[0].get("usage")  # where Moonshot puts it
         if usage:
             _record_usage(self.builder, usage)
-        if self.builder.message.response_id is None and chunk.get("id"):
-            self.builder.message.response_id = chunk["id"]  # as pi: the first chunk's id
+        message = self.builder.message
+        if message.response_id is None and chunk.get("id"):
+            message.response_id = chunk["id"]  # as pi: the first chunk's id
+        served = chunk.get("model")
+        if message.response_model is None and served and served != message.model:
+            # as pi: the model the server says answered, when it is not the one asked for
+            message.response_model = served if isinstance(served, str) else None
         events: list[AssistantMessageEvent] = []
         for choice in choices:
             delta = choice.get("delta")

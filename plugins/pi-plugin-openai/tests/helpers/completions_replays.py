@@ -98,6 +98,7 @@ def summary(lines: list[dict[str, Any]]) -> dict[str, Any]:
                     "stopReason": message["stopReason"],
                     "errorMessage": message.get("errorMessage"),
                     "responseId": message.get("responseId"),
+                    "responseModel": message.get("responseModel"),
                 },
             }
     raise AssertionError("no assistant message in the run")
