@@ -9,7 +9,7 @@ from pi_plugin_openai.completions import stream_completions
 
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext, StreamOptions
-from pi_core.messages import TextContent, UserMessage
+from pi_core.messages import TextContent, ToolCall, UserMessage
 from pi_core.messages.stream import AssistantMessageEvent, StreamDone, StreamError
 from pi_core.testing import FakeLLMServer, FakeResponse
 
@@ -49,3 +49,31 @@ async def test_no_finish_reason_is_a_stop_even_with_tool_calls() -> None:
     final = events[-1]
     assert isinstance(final, StreamDone) and final.message.stop_reason == "stop"
     assert events[-2].type == "toolcall_end"
+
+
+async def test_tool_calls_without_an_index_are_told_apart_by_id() -> None:
+    first = {"id": "a1", "function": {"name": "read", "arguments": '{"path": "a"}'}}
+    second = {"id": "b2", "function": {"name": "read", "arguments": '{"path": "b"}'}}
+    more = {"id": "b2", "function": {"arguments": ""}}
+    events = await _run(
+        _chunk({"tool_calls": [first]}),
+        _chunk({"tool_calls": [second]}),
+        _chunk({"tool_calls": [more]}, "tool_calls"),
+        "[DONE]",
+    )
+    final = events[-1]
+    assert isinstance(final, StreamDone)
+    calls = [(b.id, b.name, b.arguments) for b in final.message.content if isinstance(b, ToolCall)]
+    assert calls == [("a1", "read", {"path": "a"}), ("b2", "read", {"path": "b"})]
+
+
+async def test_a_name_the_first_piece_lacked_is_filled_in() -> None:
+    head = {"index": 0, "id": "c1", "function": {"name": "", "arguments": ""}}
+    named = {"index": 0, "function": {"name": "grep", "arguments": '{"q": 1}'}}
+    events = await _run(
+        _chunk({"tool_calls": [head]}), _chunk({"tool_calls": [named]}, "tool_calls"), "[DONE]"
+    )
+    final = events[-1]
+    assert isinstance(final, StreamDone)
+    (call,) = [b for b in final.message.content if isinstance(b, ToolCall)]
+    assert (call.id, call.name, call.arguments) == ("c1", "grep", {"q": 1})

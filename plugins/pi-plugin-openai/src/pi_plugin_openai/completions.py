@@ -54,7 +54,9 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         self.text: int | None = None
         self.thinking: int | None = None
         self.thinking_field: str | None = None
-        self.tools: dict[int, int] = {}
+        self.tools: dict[int, int] = {}  # the server's tool-call index → content index
+        self.tool_ids: dict[str, int] = {}  # tool-call id → content index
+        self.tool_blocks: list[int] = []  # content indexes of the tool calls, in order
         self.finish_reason: StopReason | None = None
         self.refused: str | None = None  # a finish reason pi counts as an error
         self.complete = False  # `[DONE]` came, or the whole answer as one JSON body
@@ -114,7 +116,7 @@ class _Blocks(WireTranslator[dict[str, Any]]):
 
     def _close_blocks(self) -> list[AssistantMessageEvent]:
         events: list[AssistantMessageEvent] = []
-        opened = [self.text, self.thinking, *self.tools.values()]
+        opened = [self.text, self.thinking, *self.tool_blocks]
         for index in sorted(i for i in opened if i is not None):
             if index == self.text:
                 events.append(self.builder.text_end(index))
@@ -124,7 +126,7 @@ class _Blocks(WireTranslator[dict[str, Any]]):
             else:
                 events.append(self.builder.tool_call_end(index))
         self.text = self.thinking = None
-        self.tools = {}
+        self.tools, self.tool_ids, self.tool_blocks = {}, {}, []
         return events
 
 
@@ -149,21 +151,48 @@ def _delta_events(blocks: _Blocks, delta: dict[str, Any]) -> list[AssistantMessa
             events.append(started)
         events.append(builder.thinking_delta(blocks.thinking, reasoning))
     for position, call in enumerate(delta.get("tool_calls") or []):
-        call_index = call.get("index", position)
         function = call.get("function") or {}
-        index = blocks.tools.get(call_index)
-        if index is None:
-            index, started_call = builder.tool_call_start(
-                call.get("id") or f"call_{call_index}", function.get("name") or ""
-            )
-            blocks.tools[call_index] = index
-            events.append(started_call)
+        index = _tool_block(blocks, call, function, position, events)
         # a delta for every piece, the header's (id and name, no arguments) as "" as pi sends it
         events.append(builder.tool_call_delta(index, function.get("arguments") or ""))
     details = delta.get("reasoning_details")
     if isinstance(details, list):
         _sign_tool_calls(builder, details)
     return events
+
+
+def _tool_block(
+    blocks: _Blocks,
+    call: dict[str, Any],
+    function: dict[str, Any],
+    position: int,
+    events: list[AssistantMessageEvent],
+) -> int:
+    """The tool call a piece belongs to, as pi finds it: by the server's `index`, else by its
+    id, else a new one (opened here); a name or id the first piece lacked is filled in."""
+    stream_index = call.get("index")
+    if not isinstance(stream_index, int):
+        stream_index = None
+    call_id = call.get("id") or None
+    index = blocks.tools.get(stream_index) if stream_index is not None else None
+    if index is None and call_id:
+        index = blocks.tool_ids.get(call_id)
+    if index is None:
+        fallback = f"call_{stream_index if stream_index is not None else position}"
+        index, started = blocks.builder.tool_call_start(
+            call_id or fallback, function.get("name") or ""
+        )
+        blocks.tool_blocks.append(index)
+        events.append(started)
+    else:
+        block = blocks.builder.message.content[index]
+        if isinstance(block, ToolCall) and not block.name and function.get("name"):
+            block.name = function["name"]
+    if stream_index is not None:
+        blocks.tools.setdefault(stream_index, index)
+    if call_id:
+        blocks.tool_ids[call_id] = index
+    return index
 
 
 def _sign_tool_calls(builder: AssistantMessageBuilder, details: list[Any]) -> None:
