@@ -5,9 +5,13 @@ printed."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 from mistral_fake import mistral_stream, pi_command, run_pi
+
+from pi_core.testing import FakeLLMServer
 
 
 def test_pi_runs_a_tool_loop_on_mistral(tmp_path: Path) -> None:
@@ -45,3 +49,32 @@ def test_without_the_plugin_pi_names_it(tmp_path: Path) -> None:
     assert "needs a plugin for the mistral-conversations API" in done.stderr
     assert "Install pi-plugin-mistral to use it." in done.stderr
     assert requests == []
+
+
+def test_with_only_a_mistral_key_pi_starts_on_pis_default_mistral_model(tmp_path: Path) -> None:
+    args = ["-p", "--no-session", "hi"]
+    done, requests = run_pi([pi_command()], args, [mistral_stream("ok")], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+    assert json.loads(requests[0]["body"])["model"] == "devstral-medium-latest"
+
+
+def test_a_models_json_provider_on_the_mistral_api(tmp_path: Path) -> None:
+    with FakeLLMServer() as server:
+        agent = tmp_path / "agent"
+        agent.mkdir()
+        entry = {"baseUrl": server.base_url, "api": "mistral-conversations", "apiKey": "k",
+                 "models": [{"id": "my-model"}]}  # fmt: skip
+        (agent / "models.json").write_text(json.dumps({"providers": {"la-plateforme": entry}}))
+        server.queue(mistral_stream("Custom works."))
+        env = {**os.environ, "HOME": str(tmp_path), "PI_CODING_AGENT_DIR": str(agent),
+               "PI_OFFLINE": "1"}  # fmt: skip
+        done = subprocess.run(
+            [pi_command(), "--model", "la-plateforme/my-model", "-p", "--no-session", "hi"],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        (request,) = server.requests
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "Custom works."
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == "Bearer k"
