@@ -1,6 +1,7 @@
-"""The real `pi -p` on a catalog Mistral model, its base URL moved to the loopback fake by
-models.json: the model asks for `read`, the file's text reaches the next request, the answer is
-printed."""
+"""The real `pi -p` on Mistral against the loopback fake: a catalog model whose base URL
+models.json moves to the fake asks for `read` and the file's text reaches the next request; pi's
+default Mistral model with only a Mistral key; a models.json provider on the API; and the
+message naming the plugin when it is not installed."""
 
 from __future__ import annotations
 
