@@ -88,6 +88,8 @@ async def test_error_inside_the_stream_keeps_the_partial_text() -> None:
     assert final.error.stop_reason == "error"
     assert final.error.content == [TextContent(text="Hello ")]
     assert final.error.error_message == "Mistral stream error: Service unavailable, try later"
+    # as pi: no `text_end` after a failure, the error carries what arrived
+    assert [e.type for e in events] == ["start", "text_start", "text_delta", "error"]
     assert classify_error(final.error) == "retryable"
 
 

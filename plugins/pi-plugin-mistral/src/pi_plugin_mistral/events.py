@@ -42,6 +42,7 @@ class MistralEvents(WireTranslator[dict[str, Any]]):
         self.tools: dict[str, int] = {}  # `id:index` → content index, in arrival order
         self.stop: StopReason | None = None
         self.complete = False
+        self.ended = False  # `finish` found the response complete
 
     def handle(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Translate one chunk: its id, usage, finish reason, content and tool calls."""
@@ -144,12 +145,13 @@ class MistralEvents(WireTranslator[dict[str, Any]]):
         return self.handle({**body, "choices": choices})
 
     def close(self) -> list[AssistantMessageEvent]:
-        """Close the open block, then every tool call in the order they came."""
+        """Close the open block, then every tool call in the order they came; after a failure
+        the blocks are completed without events, as pi sends none then."""
         events = self.close_open()
         for index in self.tools.values():
             events.append(self.builder.tool_call_end(index))
         self.tools = {}
-        return events
+        return events if self.ended else []
 
     def finish(self) -> StopReason | None:
         """The stop reason; a stream cut before any finish reason or `[DONE]` raises."""
@@ -157,6 +159,7 @@ class MistralEvents(WireTranslator[dict[str, Any]]):
             raise ConnectionError(_CUT)
         if self.stop == "error":
             raise StreamFailed("Mistral ended the response with finish_reason: error")
+        self.ended = True
         return self.stop or "stop"
 
 
