@@ -115,6 +115,7 @@ async def create_agent_session(
             transform_context=hooks.transform_context,
             get_api_key=get_api_key,
             request_headers=registry.request_headers,
+            session_id=lambda: agent_session.session_id,
             before_tool_call=hooks.before_tool_call,
             after_tool_call=hooks.after_tool_call,
             tool_context=manager.ctx,

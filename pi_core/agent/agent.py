@@ -81,6 +81,8 @@ class AgentOptions(LoopOptions):
     _: KW_ONLY
     request_headers: Callable[[Model], dict[str, str]] | None = None
     """The model's headers with `!command` and environment values resolved, for each run."""
+    session_id: Callable[[], str | None] | None = None
+    """The session's id, handed to providers with each run (prompt-cache affinity), as pi."""
     steering_mode: QueueMode = "one-at-a-time"
     follow_up_mode: QueueMode = "one-at-a-time"
 
@@ -248,6 +250,8 @@ class Agent:
         options = self.options
         level = self.state.thinking_level
         request = replace(options.stream_options, reasoning=None if level == "off" else level)
+        if options.session_id is not None:
+            request.session_id = options.session_id()
         if options.request_headers is not None:
             resolved = options.request_headers(model)
             if resolved:

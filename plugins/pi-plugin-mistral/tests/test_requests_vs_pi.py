@@ -14,9 +14,8 @@ from mistral_scenarios import SCENARIOS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "requests"
 SAME_HEADERS = ("content-type", "accept", "authorization")
-"""Headers that must match; `user-agent` names each client. pi also sends its session id as
-`x-affinity`; our core does not hand the session id to providers yet (test_stream.py checks the
-header when it does)."""
+"""Headers that must match; `user-agent` names each client, `x-affinity` is each run's session
+id (checked apart)."""
 
 
 def _schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -55,3 +54,6 @@ def test_requests_match_pi(key: str, tmp_path: Path) -> None:
         assert {h: mine["headers"].get(h) for h in SAME_HEADERS} == {
             h: theirs["headers"].get(h) for h in SAME_HEADERS
         }
+    # the session id, the same on every request of the run
+    assert len({r["headers"]["x-affinity"] for r in recorded}) == 1
+    assert len({r["headers"]["x-affinity"] for r in ours}) == 1
