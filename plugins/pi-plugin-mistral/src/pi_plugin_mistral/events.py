@@ -42,7 +42,7 @@ class MistralEvents(WireTranslator[dict[str, Any]]):
         self.tools: dict[str, int] = {}  # `id:index` → content index, in arrival order
         self.stop: StopReason | None = None
         self.complete = False
-        self.ended = False  # `finish` found the response complete
+        self.read_all = False  # the stream was read to its end (`finish` was reached)
 
     def handle(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Translate one chunk: its id, usage, finish reason, content and tool calls."""
@@ -145,21 +145,22 @@ class MistralEvents(WireTranslator[dict[str, Any]]):
         return self.handle({**body, "choices": choices})
 
     def close(self) -> list[AssistantMessageEvent]:
-        """Close the open block, then every tool call in the order they came; after a failure
-        the blocks are completed without events, as pi sends none then."""
+        """Close the open block, then every tool call in the order they came; when reading the
+        stream failed (an error in it, a broken connection, an abort) the blocks are completed
+        without events, as pi sends none then."""
         events = self.close_open()
         for index in self.tools.values():
             events.append(self.builder.tool_call_end(index))
         self.tools = {}
-        return events if self.ended else []
+        return events if self.read_all else []
 
     def finish(self) -> StopReason | None:
         """The stop reason; a stream cut before any finish reason or `[DONE]` raises."""
+        self.read_all = True
         if not self.complete and self.stop is None:
             raise ConnectionError(_CUT)
         if self.stop == "error":
             raise StreamFailed("Mistral ended the response with finish_reason: error")
-        self.ended = True
         return self.stop or "stop"
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
+from functools import partial
 from typing import Any
 
+from pi_core.abort import AbortSignal
 from pi_core.messages import StopReason, ToolCall
 from pi_core.providers import (
     AssistantMessageBuilder,
@@ -49,8 +52,9 @@ class _Blocks(WireTranslator[dict[str, Any]]):
     """Which block each kind of delta goes to: as pi, one text and one thinking block per
     response, and every block stays open until the stream ends (`close`)."""
 
-    def __init__(self, builder: AssistantMessageBuilder) -> None:
+    def __init__(self, builder: AssistantMessageBuilder, signal: AbortSignal | None = None) -> None:
         super().__init__(builder)
+        self.signal = signal
         self.text: int | None = None
         self.thinking: int | None = None
         self.thinking_field: str | None = None
@@ -60,7 +64,7 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         self.finish_reason: StopReason | None = None
         self.refused: str | None = None  # a finish reason pi counts as an error
         self.complete = False  # `[DONE]` came, or the whole answer as one JSON body
-        self.ended = False  # `finish` found the response complete
+        self.read_all = False  # the stream was read to its end (`finish` was reached)
 
     def handle(self, chunk: dict[str, Any]) -> list[AssistantMessageEvent]:
         """Convert one chunk (its JSON): usage, deltas of each choice, and the finish reason."""
@@ -101,18 +105,20 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         """The finish reason, `stop` when the server sent none (as pi); a stream cut before one
         (and before `[DONE]`) raises, and so does a finish reason pi counts as an error
         (`Provider finish_reason: content_filter`)."""
+        self.read_all = True
         if not self.complete and self.finish_reason is None:
             raise ConnectionError(_CUT)
         if self.finish_reason == "error":
             raise ProviderFinishError(f"Provider finish_reason: {self.refused}")
-        self.ended = True
         return self.finish_reason or "stop"
 
     def close(self) -> list[AssistantMessageEvent]:
-        """Close every block, in content order (pi ends them all after the stream); after a
-        failure the blocks are completed without events, as pi sends none then."""
+        """Close every block, in content order, as pi ends them all once the stream is read (or
+        aborted); when reading it failed (an error event, a broken connection) the blocks are
+        completed without events, as pi sends none then."""
         events = self._close_blocks()
-        return events if self.ended else []
+        aborted = self.signal is not None and self.signal.aborted
+        return events if self.read_all or aborted else []
 
     def _close_blocks(self) -> list[AssistantMessageEvent]:
         events: list[AssistantMessageEvent] = []
@@ -298,4 +304,7 @@ def stream_completions(
     model: Model, context: LLMContext, options: StreamOptions
 ) -> AsyncIterator[AssistantMessageEvent]:
     """Stream one Chat Completions response."""
-    return run_stream(COMPLETIONS, model, context, options)
+    if options.signal is None:
+        return run_stream(COMPLETIONS, model, context, options)
+    wire = replace(COMPLETIONS, translator=partial(_Blocks, signal=options.signal))
+    return run_stream(wire, model, context, options)
