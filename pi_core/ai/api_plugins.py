@@ -16,6 +16,7 @@ API_PLUGINS: dict[str, str] = {
     "openai-responses": "pi-plugin-openai",
     "azure-openai-responses": "pi-plugin-openai",
     "openai-codex-responses": "pi-plugin-openai",
+    "mistral-conversations": "pi-plugin-mistral",
 }
 """The first-party plugin for each API it ships; pi's other APIs have no plugin yet."""
 

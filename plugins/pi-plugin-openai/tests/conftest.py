@@ -5,4 +5,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
+HELPERS = Path(__file__).resolve().parent / "helpers"
+if str(HELPERS) not in sys.path:
+    sys.path.insert(0, str(HELPERS))

@@ -28,6 +28,11 @@ _FIRST_KEYS = {
 class StreamErrorEvent(Exception):
     """The server reported an error inside the stream (a `data: {"error": …}` event)."""
 
+    def __init__(self, message: str, error: Any = None) -> None:
+        super().__init__(message)
+        self.error = error
+        """The event's `error` object."""
+
 
 def base_url(model: Model) -> str:
     """Return the model's base URL, else `$OPENAI_BASE_URL`, else OpenAI's."""
@@ -80,6 +85,21 @@ def wire_request(
     return WireRequest(base_url(model), path, body, request_headers(model, options, extra_headers))
 
 
+def upstream_detail(error: BaseException) -> str | None:
+    """The upstream provider's own words OpenRouter adds to an error (`error.metadata.raw`),
+    from an HTTP error's body or an error event in the stream."""
+    from pi_core.ai.http import ProviderHTTPError
+
+    inner: Any = None
+    if isinstance(error, ProviderHTTPError) and isinstance(error.body, dict):
+        inner = error.body.get("error")
+    elif isinstance(error, StreamErrorEvent):
+        inner = error.error
+    metadata = inner.get("metadata") if isinstance(inner, dict) else None
+    raw = metadata.get("raw") if isinstance(metadata, dict) else None
+    return raw if isinstance(raw, str) and raw else None
+
+
 def json_body(data: Any) -> dict[str, Any]:
     """Return the JSON body a server sent instead of a stream, as a dict (else as an error)."""
     return data if isinstance(data, dict) else {"error": {"message": str(data)}}
@@ -110,5 +130,5 @@ async def data_events(response: httpx.Response) -> AsyncIterator[dict[str, Any]]
         if isinstance(event, dict) and event.get("error"):
             error = event["error"]
             message = error.get("message") if isinstance(error, dict) else None
-            raise StreamErrorEvent(message or "An error occurred during streaming")
+            raise StreamErrorEvent(message or "An error occurred during streaming", error)
         yield event
