@@ -294,7 +294,9 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     if list_models is not None:
         from pi_core.modes.list_models import print_models
 
-        sys.exit(print_models(registry, list_models, everything=list_all))
+        # `--list-models --all codestral`: the flag took no value, so the search came as a word
+        search = list_models or " ".join(a for a in arguments if not a.startswith("@"))
+        sys.exit(print_models(registry, search, everything=list_all))
     if must_stop:
         sys.exit(1)
     from pi_core.modes.lean import exit_process, startup_done

@@ -36,6 +36,14 @@ def test_list_models_all_with_a_search(cli: Cli) -> None:
     assert {"google", "google-vertex", "openrouter"} <= providers
 
 
+def test_list_models_all_before_the_search(cli: Cli) -> None:
+    """`--all` between the flag and its search word still searches."""
+    result = cli.run("--list-models", "--all", "codestral", timeout=120)
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.splitlines()[1:]
+    assert rows and all("codestral" in row for row in rows)
+
+
 def test_a_model_whose_api_has_no_plugin_fails_naming_the_api(cli: Cli) -> None:
     cli.env["GEMINI_API_KEY"] = "k"
     result = cli.run("--block-plugin", "google", "-p", "--model", "google/gemini-2.5-pro", "hi")
