@@ -179,7 +179,8 @@ def test_a_plugin_editor_component_replaces_the_editor_until_set_back(screen: Sc
 def test_a_terminal_input_listener_consumes_and_rewrites_keys(screen: Screen) -> None:
     start(screen)
     command(screen, "/listen")
-    screen.wait_for("listening")
+    # the status line itself: while "/listen" is typed, the menu shows /unlisten's "Stop listening"
+    screen.wait_for(lambda s: "listening" in [line.strip() for line in s.splitlines()])
     screen.type("aqz")
     screen.wait_for(lambda s: editor_lines(s) == ["aZ"] and "listener ate q" in s)
     screen.keys("C-c")
