@@ -150,3 +150,63 @@ def test_an_abort_while_idle_neither_settles_nor_marks_the_next_run(cli: Cli) ->
     assert kinds(process.records).index("agent_start") < kinds(process.records).index(
         "agent_settled"
     )
+
+
+ONE_MORE_PLUGIN = """
+from pi_core import hookimpl
+
+sent = []
+
+
+@hookimpl
+def agent_end(event, ctx):
+    if not sent:
+        sent.append(True)
+        ctx.send_user_message("One more thing")
+"""
+
+ASK_PLUGIN = """
+from pi_core import hookimpl
+
+
+async def ask(args, ctx):
+    ctx.send_user_message(f"Question: {args}")
+
+
+@hookimpl
+def register_commands(register):
+    register("ask", ask, description="Ask the model")
+"""
+
+
+def test_a_run_a_plugin_starts_from_agent_end_settles_with_the_first(cli: Cli) -> None:
+    plugin = cli.cwd / "one_more.py"
+    plugin.write_text(ONE_MORE_PLUGIN)
+    cli.server.queue(chat_stream("First."), chat_stream("Second."))
+    pi = shutil.which("pi")
+    assert pi
+    process = RpcProcess([pi, "--mode", "rpc", "--no-session", "-e", str(plugin)], cli.cwd,
+                         cli.env)  # fmt: skip
+    process.send({"id": "p", "type": "prompt", "message": "hello"})
+    settled_then_quiet(process)
+    process.close()
+    seen = kinds(process.records)
+    assert len(cli.server.requests) == 2
+    assert seen.count("agent_settled") == 1 and seen.count("agent_end") == 2
+    assert seen.index("agent_settled") > max(i for i, k in enumerate(seen) if k == "agent_end")
+
+
+def test_a_command_that_sends_a_message_settles_after_its_turn(cli: Cli) -> None:
+    plugin = cli.cwd / "ask.py"
+    plugin.write_text(ASK_PLUGIN)
+    cli.server.queue(chat_stream("Because."))
+    pi = shutil.which("pi")
+    assert pi
+    process = RpcProcess([pi, "--mode", "rpc", "--no-session", "-e", str(plugin)], cli.cwd,
+                         cli.env)  # fmt: skip
+    process.send({"id": "p", "type": "prompt", "message": "/ask why"})
+    settled_then_quiet(process)
+    process.close()
+    seen = kinds(process.records)
+    assert seen.count("agent_settled") == 1
+    assert seen.index("agent_end") < seen.index("agent_settled")
