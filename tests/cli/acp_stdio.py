@@ -1,7 +1,8 @@
 """A minimal Agent Client Protocol client over stdio: JSON-RPC 2.0, one message per line.
 
-It sends requests, answers the agent's own requests (permission: the first "allow" option;
-anything else: method not found), and keeps every `session/update` notification in order.
+It sends requests, answers the agent's own requests (permission: the first option of the kind
+the test chose, "allow" by default; anything else: method not found), and keeps every
+`session/update` notification and every permission request in order.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class AcpProcess:
             stderr=subprocess.PIPE,
         )  # fmt: skip
         self.updates: list[Message] = []
+        self.permission_requests: list[Message] = []
+        self.permission_kind = "allow"  # answer permission requests with this kind of option
         self._inbox: Queue[Message | None] = Queue()
         self._responses: dict[int, Message] = {}
         self._next_id = 0
@@ -102,7 +105,10 @@ class AcpProcess:
         elif message["method"] == "session/update":
             self.updates.append(message["params"]["update"])
         elif "id" in message:
-            self._write({"jsonrpc": "2.0", "id": message["id"], **_answer(message)})
+            if message["method"] == "session/request_permission":
+                self.permission_requests.append(message["params"])
+            answer = _answer(message, self.permission_kind)
+            self._write({"jsonrpc": "2.0", "id": message["id"], **answer})
 
     def stderr_text(self) -> str:
         """What the agent wrote to stderr so far."""
@@ -120,10 +126,10 @@ class AcpProcess:
         return self.stderr_text()
 
 
-def _answer(request: Message) -> Message:
+def _answer(request: Message, permission_kind: str) -> Message:
     """The client's answer to a request from the agent."""
     if request["method"] == "session/request_permission":
         options = request["params"]["options"]
-        chosen = next((o for o in options if o["kind"].startswith("allow")), options[0])
+        chosen = next(o for o in options if o["kind"].startswith(permission_kind))
         return {"result": {"outcome": {"outcome": "selected", "optionId": chosen["optionId"]}}}
     return {"error": {"code": -32601, "message": f"Method not found: {request['method']}"}}

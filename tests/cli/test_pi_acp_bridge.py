@@ -26,6 +26,20 @@ PI_ACP_VERSION = "0.0.34"
 
 ENTRY = Path("node_modules", "pi-acp", "dist", "index.js")
 
+GATE_PLUGIN = """
+from pi_core import hookimpl
+from pi_core.events import BashToolCallEvent, ToolCallResult
+
+
+@hookimpl
+async def tool_call(event, ctx):
+    if not isinstance(event, BashToolCallEvent):
+        return None
+    if await ctx.ui.confirm("Run this command?", event.input.command):
+        return None
+    return ToolCallResult(block=True, reason="the user said no")
+"""
+
 
 def _installed(prefix: Path) -> Path | None:
     entry = prefix / ENTRY
@@ -134,3 +148,52 @@ def test_cancel_mid_tool_returns_cancelled(cli: Cli, bridge: AcpProcess) -> None
     bridge.notify("session/cancel", {"sessionId": session})
     assert bridge.result(prompt, timeout=30)["stopReason"] == "cancelled"
     assert len(cli.server.requests) == 1
+
+
+@pytest.mark.parametrize("answer", ["allow", "reject"])
+def test_a_gate_asks_the_editor_and_its_answer_decides(
+    cli: Cli, bridge: AcpProcess, answer: str
+) -> None:
+    (cli.agent_dir / "extensions").mkdir(exist_ok=True)
+    (cli.agent_dir / "extensions" / "gate.py").write_text(GATE_PLUGIN)
+    cli.server.queue(
+        chat_stream(tool_calls=[("bash", {"command": "echo ran > proof.txt"})]),
+        chat_stream("Finished."),
+    )
+    bridge.permission_kind = answer
+    session = new_session(bridge, cli.cwd)
+    result = bridge.request(
+        "session/prompt",
+        {"sessionId": session, "prompt": [{"type": "text", "text": "Write the proof"}]},
+    )
+    assert result["stopReason"] == "end_turn"
+    [asked] = bridge.permission_requests
+    assert asked["toolCall"]["title"] == "Run this command?"
+    assert asked["toolCall"]["rawInput"]["message"] == "echo ran > proof.txt"
+    assert (cli.cwd / "proof.txt").exists() == (answer == "allow")
+    ends = [u.get("status") for u in bridge.updates if u["sessionUpdate"] == "tool_call_update"]
+    assert ends[-1] == ("completed" if answer == "allow" else "failed")
+    sent = cli.server.requests[1].json()["messages"][-1]
+    assert ("the user said no" in json.dumps(sent)) == (answer == "reject")
+
+
+def test_a_fresh_bridge_lists_and_loads_the_session(cli: Cli, pi_acp: Path) -> None:
+    cli.server.queue(chat_stream("Noted: blue."), chat_stream("You said blue."))
+    with start_bridge(cli, pi_acp) as first:
+        session = new_session(first, cli.cwd)
+        prompt = {"sessionId": session, "prompt": [{"type": "text", "text": "Remember blue"}]}
+        assert first.request("session/prompt", prompt)["stopReason"] == "end_turn"
+    with start_bridge(cli, pi_acp) as second:
+        listed = second.request("session/list", {"cwd": str(cli.cwd)})
+        assert [s["sessionId"] for s in listed["sessions"]] == [session]
+        second.request("session/load", {"sessionId": session, "cwd": str(cli.cwd),
+                                        "mcpServers": []})  # fmt: skip
+        chunks = ("user_message_chunk", "agent_message_chunk")
+        replayed = [(u["sessionUpdate"], u["content"]["text"]) for u in second.updates
+                    if u["sessionUpdate"] in chunks]  # fmt: skip
+        assert ("user_message_chunk", "Remember blue") in replayed
+        assert ("agent_message_chunk", "Noted: blue.") in replayed
+        again = {"sessionId": session, "prompt": [{"type": "text", "text": "Which colour?"}]}
+        assert second.request("session/prompt", again)["stopReason"] == "end_turn"
+    texts = json.dumps(cli.server.requests[1].json()["messages"])
+    assert "Remember blue" in texts and "Noted: blue." in texts
