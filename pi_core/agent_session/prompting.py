@@ -12,6 +12,7 @@ from typing import Any
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import QueueUpdateEvent
+from pi_core.agent_session.settling import RunSettling
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.ai.guidance import prompt_no_model
 from pi_core.ai.model_registry import ModelRegistry
@@ -50,6 +51,7 @@ class PromptFlow:
         base_system_prompt: Callable[[], str],
         flush_user_bash: Callable[[], None],
         check_compaction: Callable[[AssistantMessage, bool], Awaitable[None]],
+        runs: RunSettling | None = None,
     ) -> None:
         self._agent = agent
         self._session_manager = session_manager
@@ -62,6 +64,7 @@ class PromptFlow:
         self._base_system_prompt = base_system_prompt
         self._flush_user_bash = flush_user_bash
         self._check_compaction = check_compaction
+        self._runs = runs or RunSettling()
         self.steering_texts: list[str] = []
         self.follow_up_texts: list[str] = []
         self.next_turn: list[AgentMessage] = []
@@ -142,8 +145,9 @@ class PromptFlow:
         system_prompt = outcome_bas.system_prompt if outcome_bas is not None else None
         self._agent.state.system_prompt = system_prompt or self._base_system_prompt()
         accepted()
-        await self._agent.prompt(messages)
-        await self._controls.settle()
+        async with self._runs.run():
+            await self._agent.prompt(messages)
+            await self._controls.settle()
 
     def expand(self, text: str) -> str:
         """Expand `/skill:name args` and `/template args` (other text is unchanged)."""
@@ -242,8 +246,9 @@ class PromptFlow:
             else:
                 self._agent.steer(message)
         elif trigger_turn:
-            await self._agent.prompt(message)
-            await self._controls.settle()
+            async with self._runs.run():
+                await self._agent.prompt(message)
+                await self._controls.settle()
         else:
             self._agent.state.messages.append(message)
             self._session_manager.append_custom_message_entry(

@@ -24,6 +24,7 @@ from pi_core.agent_session.prompting import PromptFlow
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
+from pi_core.agent_session.settling import RunSettling
 from pi_core.agent_session.stats import context_usage, session_stats
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
@@ -105,6 +106,7 @@ class AgentSession:
             dispatcher=plugins.dispatcher,
             cwd=cwd,
         )
+        self.runs = RunSettling()
         self.prompts = PromptFlow(
             agent=agent,
             session_manager=session_manager,
@@ -116,6 +118,7 @@ class AgentSession:
             base_system_prompt=lambda: self.base_system_prompt,
             flush_user_bash=self.bash.flush_pending,
             check_compaction=self.compaction.check,
+            runs=self.runs,
         )
         self.navigation = Navigator(
             agent=agent,
@@ -383,6 +386,7 @@ class AgentSession:
 
     async def abort(self) -> None:
         """Abort the run, a waiting retry, a compaction or a branch summary; wait until idle."""
+        self.runs.note_abort()
         self.retry.cancel()
         self.compaction.abort()
         self.navigation.abort_branch_summary()

@@ -44,6 +44,10 @@ class RpcServer:
         self._out = out
         self._tasks: set[asyncio.Task[None]] = set()
         session.subscribe(self.output)
+        # newer pi's end of a session-level run: no retry or queued message follows on its own
+        session.runs.on_settled(
+            lambda aborted: self.output({"type": "agent_settled", "aborted": aborted})
+        )
         session.dispatcher.on_error(
             lambda e: self.output(
                 {
@@ -305,6 +309,10 @@ async def _set_thinking(server: RpcServer, command: dict[str, Any]) -> Any:
     return _NO_DATA
 
 
+async def _thinking_levels(server: RpcServer, command: dict[str, Any]) -> Any:
+    return {"levels": server.session.available_thinking_levels()}
+
+
 async def _cycle_thinking(server: RpcServer, command: dict[str, Any]) -> Any:
     level = server.session.cycle_thinking_level()
     return None if level is None else {"level": level}
@@ -439,6 +447,7 @@ HANDLERS: dict[str, Handler] = {
     "get_available_models": _available_models,
     "set_thinking_level": _set_thinking,
     "cycle_thinking_level": _cycle_thinking,
+    "get_available_thinking_levels": _thinking_levels,
     "set_steering_mode": _steering_mode,
     "set_follow_up_mode": _follow_up_mode,
     "compact": _compact,
@@ -458,7 +467,7 @@ HANDLERS: dict[str, Handler] = {
     "get_commands": _commands,
     "export_html": _export_html,
 }
-"""Every command pi 0.73.1's RPC mode knows."""
+"""Every command pi 0.73.1's RPC mode knows, and newer pi's `get_available_thinking_levels`."""
 
 
 def _stdout_fd() -> int:

@@ -122,7 +122,7 @@ def test_rpc_mode_finishes_the_queued_prompt_after_stdin_ends(cli: Cli) -> None:
     records = [json.loads(line) for line in output.decode().splitlines()]
     kinds = [r["type"] for r in records]
     assert {"id": "p1", "type": "response", "command": "prompt", "success": True} in records
-    assert kinds[-1] == "agent_end"
+    assert kinds[-2:] == ["agent_end", "agent_settled"]
     assert _assistant_texts(_session_lines(cli)) == [BIG]
 
 
@@ -148,7 +148,7 @@ def test_rpc_mode_streams_on_while_the_reader_stalls_and_loses_nothing(cli: Cli)
     output = _read_in_small_pieces(process)
     assert process.wait(timeout=60) == 0
     records = [json.loads(line) for line in output.decode().splitlines()]
-    assert records[-1]["type"] == "agent_end"
+    assert [r["type"] for r in records[-2:]] == ["agent_end", "agent_settled"]
     answers: list[str] = []
     for record in records:
         if record["type"] == "message_start" and record["message"]["role"] == "assistant":

@@ -130,5 +130,5 @@ def test_the_python_client_drives_a_conversation(cli: Cli) -> None:
     events, text, messages, refused = asyncio.run(main())
     assert text == "One file."
     assert [m["role"] for m in messages] == ["user", "assistant", "toolResult", "assistant"]
-    assert "tool_execution_end" in events and events[-1] == "agent_end"
+    assert "tool_execution_end" in events and events[-2:] == ["agent_end", "agent_settled"]
     assert refused == "Model not found: nope/nothing"
