@@ -29,6 +29,7 @@ from pi_core.ai.model import (
     ThinkingLevel,
 )
 from pi_core.ai.protocol import LLMContext, StreamFunction, StreamOptions, ToolSpec
+from pi_core.ai.short_hash import short_hash
 from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.ai.transform import NormalizeToolCallId, same_model, transform_messages
 from pi_core.ai.wire_stream import (
@@ -102,6 +103,7 @@ __all__ = [
     "parse_tool_arguments",
     "run_stream",
     "same_model",
+    "short_hash",
     "sse_json",
     "supported_thinking_levels",
     "transform_messages",

@@ -337,7 +337,7 @@ def test_azure_keeps_the_item_ids_of_tool_calls_as_pi_does() -> None:
 def test_short_ids_are_pis(text: str, digest: str) -> None:
     """Hashed ids (another provider's call items, long message ids) are the ones pi-ai's
     `shortHash` gives (these digests were computed by it), so a resumed pi session matches."""
-    from pi_plugin_openai.history import short_hash
+    from pi_core.providers import short_hash
 
     assert short_hash(text) == digest
 

@@ -6,39 +6,10 @@ from __future__ import annotations
 import re
 
 from pi_core.messages import AssistantMessage
-from pi_core.providers import Model
+from pi_core.providers import Model, short_hash
 
 ID_LENGTH = 9
 _NOT_ALNUM = re.compile(r"[^a-zA-Z0-9]")
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-_MASK = 0xFFFFFFFF
-
-
-def _imul(a: int, b: int) -> int:
-    """JavaScript's `Math.imul`, on unsigned 32-bit values."""
-    return (a * b) & _MASK
-
-
-def _base36(value: int) -> str:
-    digits = ""
-    while True:
-        value, digit = divmod(value, 36)
-        digits = _DIGITS[digit] + digits
-        if not value:
-            return digits
-
-
-def short_hash(text: str) -> str:
-    """pi-ai's `shortHash`: two 32-bit mixes of the UTF-16 code units, in base 36."""
-    h1, h2 = 0xDEADBEEF, 0x41C6CE57
-    units = text.encode("utf-16-le", "surrogatepass")
-    for i in range(0, len(units), 2):
-        unit = units[i] | units[i + 1] << 8
-        h1 = _imul(h1 ^ unit, 2654435761)
-        h2 = _imul(h2 ^ unit, 1597334677)
-    h1 = _imul(h1 ^ (h1 >> 16), 2246822507) ^ _imul(h2 ^ (h2 >> 13), 3266489909)
-    h2 = _imul(h2 ^ (h2 >> 16), 2246822507) ^ _imul(h1 ^ (h1 >> 13), 3266489909)
-    return _base36(h2) + _base36(h1)
 
 
 def derive_id(call_id: str, attempt: int = 0) -> str:

@@ -6,42 +6,10 @@ from __future__ import annotations
 import re
 
 from pi_core.messages import AssistantMessage
-from pi_core.providers import LLMMessage, Model, transform_messages
+from pi_core.providers import LLMMessage, Model, short_hash, transform_messages
 
 OPENAI_ITEM_ID_PROVIDERS = {"openai", "openai-codex", "opencode", "azure-openai-responses"}
 """Providers whose tool-call ids carry a Responses item id after a `|` worth keeping."""
-
-
-_MASK = 0xFFFFFFFF
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def _imul(a: int, b: int) -> int:
-    """JavaScript's `Math.imul`, on unsigned 32-bit values."""
-    return (a * b) & _MASK
-
-
-def _base36(value: int) -> str:
-    digits = ""
-    while True:
-        value, digit = divmod(value, 36)
-        digits = _DIGITS[digit] + digits
-        if not value:
-            return digits
-
-
-def short_hash(text: str) -> str:
-    """Return pi's short stable hash of `text` (for ids that must stay under 64 characters): the
-    same 53-bit mix over UTF-16 code units, in base 36, so ids match the ones pi sends."""
-    h1, h2 = 0xDEADBEEF, 0x41C6CE57
-    units = text.encode("utf-16-le")
-    for index in range(0, len(units), 2):
-        unit = units[index] | units[index + 1] << 8
-        h1 = _imul(h1 ^ unit, 2654435761)
-        h2 = _imul(h2 ^ unit, 1597334677)
-    h1 = _imul(h1 ^ (h1 >> 16), 2246822507) ^ _imul(h2 ^ (h2 >> 13), 3266489909)
-    h2 = _imul(h2 ^ (h2 >> 16), 2246822507) ^ _imul(h1 ^ (h1 >> 13), 3266489909)
-    return _base36(h2) + _base36(h1)
 
 
 def _id_part(part: str) -> str:

@@ -25,9 +25,10 @@ from pi_core.providers import (
     clamp_thinking_level,
     json_bytes,
     json_text,
+    short_hash,
 )
 from pi_plugin_openai.convert import compat
-from pi_plugin_openai.history import prepare_messages, short_hash
+from pi_plugin_openai.history import prepare_messages
 
 
 def text_signature(item_id: str, phase: str | None) -> str:
