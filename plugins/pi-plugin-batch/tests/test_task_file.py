@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 from batch_helpers import Fake, run_batch
-
 from pi_plugin_batch.tasks import TaskFileError, load_tasks
 
 

@@ -1,0 +1,184 @@
+"""`pi batch` end to end: real pi children against a fake model that answers from the prompt."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from batch_helpers import Fake, records, run_batch, write_tasks
+
+from pi_core import SessionManager
+
+MODEL = ("--model", "fake/fake-model")
+
+
+def _mark_tasks(tmp_path: Path, ids: list[str], **extra: object) -> Path:
+    (tmp_path / "src").mkdir(exist_ok=True)
+    (tmp_path / "src" / "README").write_text("a project\n")
+    tasks = [{"id": i, "prompt": f"mark {i}", "workdir": "src", **extra} for i in ids]
+    return write_tasks(tmp_path / "tasks.jsonl", tasks)
+
+
+@pytest.mark.slow
+def test_a_hundred_tasks_eight_at_a_time(fake: Fake, tmp_path: Path) -> None:
+    ids = [f"t{n:03d}" for n in range(100)]
+    tasks = _mark_tasks(tmp_path, ids, metadata={"suite": "demo"})
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), "-j", "8", *MODEL,
+                       "--keep-work", timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = records(out)
+    assert sorted(r["task_id"] for r in lines) == ids
+    assert all(r["final"] and r["status"] == "ok" for r in lines)
+    for record in lines:
+        task_id = record["task_id"]
+        assert (out / "work" / task_id / "marker.txt").read_text() == task_id
+        assert record["final_text"] == f"done {task_id}"
+        assert record["tool_calls"] == 1 and record["turns"] == 2
+        assert record["cost"] == pytest.approx(0.03)
+        session = SessionManager.open(out / record["session"])
+        entries = session.get_raw_entries()
+        (task_entry,) = [e for e in entries if e.get("customType") == "batch_task"]
+        assert task_entry["data"]["id"] == task_id
+        assert task_entry["data"]["metadata"] == {"suite": "demo"}
+        assert len(session.build_session_context().messages) == 4
+    assert not (tmp_path / "src" / "marker.txt").exists()  # each ran in its own copy
+    frozen = json.loads((out / "batch.json").read_text())
+    assert frozen["tasks_sha256"] and frozen["models_sha256"]
+    assert frozen["args"]["jobs"] == 8 and frozen["versions"]["pi-harness"]
+
+
+def test_a_repo_task_runs_in_a_worktree_at_ref_and_records_its_patch(
+    fake: Fake, tmp_path: Path
+) -> None:
+    repo = tmp_path / "repo"
+    _git_repo(repo)
+    task = {"id": "w1", "prompt": "mark w1", "repo": "repo", "ref": "v1"}
+    tasks = write_tasks(tmp_path / "t.jsonl", [task])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL)
+    assert result.returncode == 0, result.stderr
+    (record,) = records(out)
+    assert "+w1" in record["patch"] and "marker.txt" in record["patch"]
+    assert (out / "artifacts" / "w1" / "patch.diff").read_text() == record["patch"]
+    assert (out / "artifacts" / "w1" / "stderr.txt").exists()
+    assert not (repo / "marker.txt").exists()
+    assert _worktrees(repo) == 1  # the attempt's worktree is gone
+    session = SessionManager.open(out / record["session"])
+    (entry,) = [e for e in session.get_raw_entries() if e.get("customType") == "batch_task"]
+    assert (entry["data"]["repo"], entry["data"]["ref"]) == ("repo", "v1")
+
+
+def test_a_503_is_retried_and_the_retry_succeeds(fake: Fake, tmp_path: Path) -> None:
+    fake.flaky["f1"] = 1
+    tasks = _mark_tasks(tmp_path, ["f1"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--backoff", "0.01")
+    assert result.returncode == 0, result.stderr
+    first, second = records(out)
+    assert (first["final"], first["error_class"], first["try"]) == (False, "transient", 0)
+    assert (second["final"], second["status"], second["try"]) == (True, "ok", 1)
+    assert fake.log.count("f1:first") == 2
+
+
+def test_an_auth_error_stops_the_batch_with_exit_2(fake: Fake, tmp_path: Path) -> None:
+    tasks = write_tasks(tmp_path / "t.jsonl", [{"id": "a1", "prompt": "auth a1"}])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL)
+    assert result.returncode == 2, result.stderr
+    assert "batch stopped" in result.stderr
+    (record,) = records(out)
+    assert (record["final"], record["error_class"]) == (False, "auth")
+
+
+def test_an_unknown_model_stops_the_batch(fake: Fake, tmp_path: Path) -> None:
+    tasks = _mark_tasks(tmp_path, ["m1"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), "--model", "fake/nope")
+    assert result.returncode == 2, result.stderr
+    (record,) = records(out)
+    assert record["error_class"] == "unknown_model" and fake.server.requests == []
+
+
+def test_a_hang_hits_the_idle_timeout_and_is_a_final_failure(fake: Fake, tmp_path: Path) -> None:
+    fake.hang.add("h1")
+    tasks = _mark_tasks(tmp_path, ["h1", "ok1"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "-j", "2",
+                       "--idle-timeout", "3")  # fmt: skip
+    assert fake.hanging.is_set()
+    assert result.returncode == 1, result.stderr
+    by_id = {r["task_id"]: r for r in records(out)}
+    assert (by_id["h1"]["status"], by_id["h1"]["final"]) == ("idle_timeout", True)
+    assert by_id["ok1"]["status"] == "ok"
+
+
+def test_a_task_budget_stops_the_tool_before_it_runs(fake: Fake, tmp_path: Path) -> None:
+    tasks = _mark_tasks(tmp_path, ["b1"], max_cost=0.01)
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--keep-work")
+    assert result.returncode == 1, result.stderr
+    (record,) = records(out)
+    assert (record["status"], record["final"]) == ("budget_exceeded", True)
+    assert not (out / "work" / "b1" / "marker.txt").exists()
+    assert fake.log == ["b1:first"]  # no request after the budget was spent
+
+
+def test_the_batch_budget_is_passed_to_each_child(fake: Fake, tmp_path: Path) -> None:
+    tasks = _mark_tasks(tmp_path, ["c1"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--keep-work",
+                       "--max-cost", "0.005")  # fmt: skip
+    (record,) = records(out)
+    assert record["status"] == "budget_exceeded", result.stderr
+    assert not (out / "work" / "c1" / "marker.txt").exists()
+
+
+def test_status_and_summary(fake: Fake, tmp_path: Path) -> None:
+    fake.hang.add("s2")
+    tasks = _mark_tasks(tmp_path, ["s1", "s2"])
+    out = tmp_path / "out"
+    run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--idle-timeout", "3")
+    status = subprocess.run(
+        [*_pi(), "batch", "status", str(out)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "2/2 attempts final" in status and "idle_timeout: 1" in status and "ok: 1" in status
+    summary = json.loads(
+        subprocess.run(
+            [*_pi(), "batch", "summary", str(out), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    assert summary["by_status"] == {"ok": 1, "idle_timeout": 1}
+    assert summary["by_error_class"] == {"idle_timeout": 1}
+    assert summary["by_model"] == {"fake/fake-model": 2}
+    assert summary["cost"] == pytest.approx(0.03)  # the hung answer never finished
+    assert summary["tokens"]["input"] == 20 and summary["wall_s_p95"] >= summary["wall_s_p50"]
+
+
+def _pi() -> list[str]:
+    import sys
+
+    return [sys.executable, "-m", "pi_core"]
+
+
+def _git_repo(repo: Path) -> None:
+    repo.mkdir()
+    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    (repo / "README").write_text("v1\n")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True)
+    subprocess.run(["git", "tag", "v1"], cwd=repo, check=True)
+    (repo / "README").write_text("v2\n")
+    subprocess.run(["git", "commit", "-qam", "v2"], cwd=repo, check=True)
+
+
+def _worktrees(repo: Path) -> int:
+    listing = subprocess.run(["git", "worktree", "list"], cwd=repo, capture_output=True,
+                             text=True, check=True).stdout  # fmt: skip
+    return len(listing.splitlines())
