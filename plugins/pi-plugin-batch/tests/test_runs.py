@@ -81,6 +81,8 @@ def test_a_503_is_retried_and_the_retry_succeeds(fake: Fake, tmp_path: Path) -> 
     assert (first["final"], first["error_class"], first["try"]) == (False, "transient", 0)
     assert (second["final"], second["status"], second["try"]) == (True, "ok", 1)
     assert fake.log.count("f1:first") == 2
+    assert "0/1 f1: error (transient) — will retry" in result.stderr
+    assert "1/1 f1: ok $0.0300" in result.stderr
 
 
 def test_an_auth_error_stops_the_batch_with_exit_2(fake: Fake, tmp_path: Path) -> None:
