@@ -184,3 +184,47 @@ def _worktrees(repo: Path) -> int:
     listing = subprocess.run(["git", "worktree", "list"], cwd=repo, capture_output=True,
                              text=True, check=True).stdout  # fmt: skip
     return len(listing.splitlines())
+
+
+def test_a_task_timeout_is_a_final_failure(fake: Fake, tmp_path: Path) -> None:
+    fake.hang.add("slow1")
+    tasks = _mark_tasks(tmp_path, ["slow1"], timeout_s=2)
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--idle-timeout", "60")
+    assert fake.hanging.is_set()
+    assert result.returncode == 1, result.stderr
+    (record,) = records(out)
+    assert (record["status"], record["final"]) == ("timeout", True)
+
+
+def test_in_place_runs_in_the_folder_itself(fake: Fake, tmp_path: Path) -> None:
+    tasks = _mark_tasks(tmp_path, ["here"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--in-place")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "src" / "marker.txt").read_text() == "here"
+
+
+def test_setup_runs_first_and_a_failing_setup_is_an_infrastructure_error(
+    fake: Fake, tmp_path: Path
+) -> None:
+    (tmp_path / "src").mkdir()
+    tasks = write_tasks(tmp_path / "t.jsonl", [
+        {"id": "s-ok", "prompt": "mark s-ok", "workdir": "src", "setup": "echo ready > ready.txt"},
+        {"id": "s-bad", "prompt": "mark s-bad", "workdir": "src", "setup": "echo no; exit 4"},
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--keep-work",
+                       "--retries", "1", "--backoff", "0.01")  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    by_id: dict[str, list[dict[str, object]]] = {}
+    for record in records(out):
+        by_id.setdefault(str(record["task_id"]), []).append(record)
+    assert (out / "work" / "s-ok" / "ready.txt").read_text() == "ready\n"
+    assert [r["status"] for r in by_id["s-ok"]] == ["ok"]
+    assert [(r["error_class"], r["final"]) for r in by_id["s-bad"]] == [
+        ("infrastructure", False), ("infrastructure", True),
+    ]  # fmt: skip
+    assert "setup exited with status 4" in str(by_id["s-bad"][-1]["error"])
+    assert (out / "artifacts" / "s-bad" / "setup.log").read_text() == "no\n"
+    assert fake.requests_for("s-bad") == 0

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,6 +22,7 @@ from pi_plugin_batch.tasks import Task
 from pi_plugin_batch.workspace import WorkspaceError, prepare
 
 EventSink = Callable[[str, dict[str, Any]], None]
+GIT_LOCK = asyncio.Lock()  # one event loop per driver process
 
 
 @dataclass(frozen=True)
@@ -83,13 +86,18 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
     state = artifacts / "state.json"
     state.unlink(missing_ok=True)
     try:
-        workspace = prepare(spec.task, spec.task_base, spec.out / "work" / spec.name, spec.in_place)
+        async with GIT_LOCK:  # worktree add/prune of one repository must not interleave
+            workspace = await asyncio.to_thread(
+                prepare, spec.task, spec.task_base, spec.out / "work" / spec.name, spec.in_place
+            )
     except WorkspaceError as error:
         verdict = Verdict("error", "infrastructure", Disposition.RETRY, f"workspace: {error}")
         return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
     try:
         if spec.task.setup:
-            _run_setup(spec.task.setup, workspace.path, artifacts / "setup.log")
+            await asyncio.to_thread(
+                _run_setup, spec.task.setup, workspace.path, artifacts / "setup.log"
+            )
         agent = make_agent_dir(spec.user_agent_dir, spec.out / "agents" / spec.name,
                                spec.task.settings)  # fmt: skip
         run = ChildRun(
@@ -103,14 +111,15 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         outcome = await run_child(run, lambda event: on_event(spec.task.id, event))
         stderr = (artifacts / "stderr.txt").read_text(errors="replace")[-4000:]
         verdict = judge(outcome, state.exists(), stderr)
-        patch = workspace.patch()
+        patch = await asyncio.to_thread(workspace.patch)
         (artifacts / "patch.diff").write_text(patch)
     except (OSError, RuntimeError) as error:
         verdict = Verdict("error", "infrastructure", Disposition.RETRY, str(error))
         return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
     finally:
         if not spec.keep_work:
-            workspace.remove()
+            async with GIT_LOCK:
+                await asyncio.to_thread(workspace.remove)
     record = _record(spec, verdict, outcome, started_at, start)
     record["patch"] = patch
     record["session"] = str(session.relative_to(spec.out))
@@ -149,8 +158,6 @@ def _env(spec: AttemptSpec, agent: Path, state: Path) -> dict[str, str]:
 
 
 def _run_setup(command: str, cwd: Path, log: Path) -> None:
-    import subprocess
-
     with log.open("wb") as out:
         result = subprocess.run(["bash", "-c", command], cwd=cwd, stdout=out, stderr=out)
     if result.returncode != 0:
