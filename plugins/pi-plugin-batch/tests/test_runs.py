@@ -126,6 +126,20 @@ def test_a_task_budget_stops_the_tool_before_it_runs(fake: Fake, tmp_path: Path)
     assert (record["status"], record["final"]) == ("budget_exceeded", True)
     assert not (out / "work" / "b1" / "marker.txt").exists()
     assert fake.log == ["b1:first"]  # no request after the budget was spent
+    session = (out / record["session"]).read_text()
+    assert "Budget exceeded: spent $0.0150 of $0.0100" in session  # the gate's reason
+
+
+def test_a_last_answer_past_the_budget_that_needs_nothing_more_is_ok(
+    fake: Fake, tmp_path: Path
+) -> None:
+    tasks = _mark_tasks(tmp_path, ["b2"], max_cost=0.02)  # 0.015 per answer: the tool runs
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--keep-work")
+    assert result.returncode == 0, result.stderr
+    (record,) = records(out)
+    assert (record["status"], record["cost"]) == ("ok", pytest.approx(0.03))
+    assert (out / "work" / "b2" / "marker.txt").read_text() == "b2"
 
 
 def test_the_batch_budget_is_passed_to_each_child(fake: Fake, tmp_path: Path) -> None:

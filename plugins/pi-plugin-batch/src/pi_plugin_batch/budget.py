@@ -26,12 +26,15 @@ class Budget:
         return self.spent >= self.limit
 
     def add(self, cost: float) -> None:
-        """Count one response's cost and tell the driver when the limit is reached."""
+        """Count one response's cost."""
         self.spent += cost
-        if self.exceeded and self.state_file is not None:
-            self.state_file.write_text(
-                json.dumps({"budget_exceeded": True, "spent": self.spent, "limit": self.limit})
-            )
+
+    def stopped(self, what: str) -> None:
+        """Tell the driver the budget stopped something (a tool, a request)."""
+        if self.state_file is not None:
+            state = {"budget_exceeded": True, "spent": self.spent, "limit": self.limit,
+                     "stopped": what}  # fmt: skip
+            self.state_file.write_text(json.dumps(state))
 
     def reason(self) -> str:
         """What the model is told when a tool is refused."""

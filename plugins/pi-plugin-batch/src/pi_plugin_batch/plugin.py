@@ -27,26 +27,24 @@ def session_start(ctx: ExtensionContext) -> None:
 
 
 @hookimpl
-def message_end(event: MessageEndEvent, ctx: ExtensionContext) -> None:
-    """Count each response's cost; at the limit, stop the agent before its next request."""
-    if _budget is None or not isinstance(event.message, AssistantMessage):
-        return
-    _budget.add(float(event.message.usage.cost.total))
-    if _budget.exceeded:
-        ctx.abort()
+def message_end(event: MessageEndEvent) -> None:
+    """Count each response's cost as it ends."""
+    if _budget is not None and isinstance(event.message, AssistantMessage):
+        _budget.add(float(event.message.usage.cost.total))
 
 
 @hookimpl
-def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
-    """Refuse every tool once the budget is spent."""
+def tool_call(event: ToolCallEvent) -> ToolCallResult | None:
+    """Refuse every tool once the budget is spent (the model is told why, in the session)."""
     if _budget is None or not _budget.exceeded:
         return None
-    ctx.abort()
+    _budget.stopped(f"tool {event.tool_name}")
     return ToolCallResult(block=True, reason=_budget.reason())
 
 
 @hookimpl
 def before_provider_request(event: Any, ctx: ExtensionContext) -> None:
-    """Abort instead of sending a request once the budget is spent."""
+    """Abort the run instead of sending a request once the budget is spent."""
     if _budget is not None and _budget.exceeded:
+        _budget.stopped("request")
         ctx.abort()
