@@ -129,3 +129,28 @@ def test_attempts_k_runs_each_task_k_times(fake: Fake, tmp_path: Path) -> None:
         (2, "sessions/p.a2.jsonl"),
     ]
     assert fake.log.count("p:first") == 2
+
+
+def test_kill_9_of_a_child_is_an_infrastructure_error_and_is_retried(
+    fake: Fake, tmp_path: Path
+) -> None:
+    fake.hang.add("k1")
+    tasks = write_tasks(tmp_path / "t.jsonl", [{"id": "k1", "prompt": "mark k1"}])
+    out = tmp_path / "out"
+    args = [str(tasks), "-o", str(out), *MODEL, "--backoff", "0.01"]
+    driver = subprocess.Popen(
+        pi_batch_command(*args), env=batch_env(fake, tmp_path), cwd=tmp_path,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    _until(fake.hanging.is_set)
+    (child,) = _processes_mentioning(str(out / "sessions" / "k1.jsonl"))
+    fake.hang.clear()
+    os.kill(child, signal.SIGKILL)
+    _, stderr = driver.communicate(timeout=120)
+    assert driver.returncode == 0, stderr
+    killed, retried = records(out)
+    assert (killed["error_class"], killed["final"], killed["exit_code"]) == (
+        "infrastructure", False, -9,
+    )  # fmt: skip
+    assert (retried["status"], retried["final"], retried["try"]) == ("ok", True, 1)
+    assert fake.log == ["k1:first", "k1:first", "k1:final"]
