@@ -79,6 +79,7 @@ def test_a_503_is_retried_and_the_retry_succeeds(fake: Fake, tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     first, second = records(out)
     assert (first["final"], first["error_class"], first["try"]) == (False, "transient", 0)
+    assert (first["session"], second["session"]) == (None, "sessions/f1.jsonl")
     assert (second["final"], second["status"], second["try"]) == (True, "ok", 1)
     assert fake.log.count("f1:first") == 2
     assert "0/1 f1: error (transient) — will retry" in result.stderr
@@ -142,6 +143,19 @@ def test_a_last_answer_past_the_budget_that_needs_nothing_more_is_ok(
     assert (out / "work" / "b2" / "marker.txt").read_text() == "b2"
 
 
+def test_a_task_max_cost_overrides_the_default(fake: Fake, tmp_path: Path) -> None:
+    (tmp_path / "src").mkdir()
+    tasks = write_tasks(tmp_path / "t.jsonl", [
+        {"id": "rich", "prompt": "mark rich", "workdir": "src", "max_cost": 1.0},
+        {"id": "poor", "prompt": "mark poor", "workdir": "src"},
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--task-max-cost", "0.001")
+    assert {r["task_id"]: r["status"] for r in records(out)} == {
+        "rich": "ok", "poor": "budget_exceeded",
+    }  # fmt: skip
+
+
 def test_the_batch_budget_is_passed_to_each_child(fake: Fake, tmp_path: Path) -> None:
     tasks = _mark_tasks(tmp_path, ["c1"])
     out = tmp_path / "out"
@@ -150,6 +164,19 @@ def test_the_batch_budget_is_passed_to_each_child(fake: Fake, tmp_path: Path) ->
     (record,) = records(out)
     assert record["status"] == "budget_exceeded", result.stderr
     assert not (out / "work" / "c1" / "marker.txt").exists()
+
+
+def test_a_spent_batch_budget_starts_nothing_more_and_stops_the_batch(
+    fake: Fake, tmp_path: Path
+) -> None:
+    tasks = _mark_tasks(tmp_path, ["d1", "d2"])
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "-j", "1",
+                       "--max-cost", "0.03")  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "--max-cost is spent" in result.stderr
+    assert [(r["task_id"], r["status"]) for r in records(out)] == [("d1", "ok")]
+    assert fake.requests_for("d2") == 0
 
 
 def test_status_and_summary(fake: Fake, tmp_path: Path) -> None:

@@ -110,8 +110,9 @@ async def _attempt(
 
 
 def _budget_for(spec: AttemptSpec, options: PoolOptions, state: PoolState) -> float | None:
-    """The task's limit, capped by what is left of the batch's."""
-    limits = [x for x in (spec.task.max_cost, spec.max_cost) if x is not None]
+    """The task's limit (its own, else --task-max-cost), capped by what is left of the batch's."""
+    own = spec.task.max_cost if spec.task.max_cost is not None else spec.max_cost
+    limits = [own] if own is not None else []
     if options.max_cost is not None:
         limits.append(options.max_cost - state.spent)
     return min(limits) if limits else None

@@ -122,7 +122,8 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
                 await asyncio.to_thread(workspace.remove)
     record = _record(spec, verdict, outcome, started_at, start)
     record["patch"] = patch
-    record["session"] = str(session.relative_to(spec.out))
+    if record["final"]:  # a retried try's session and artifacts are replaced by the next try's
+        record["session"] = str(session.relative_to(spec.out))
     record["artifacts"] = str(artifacts.relative_to(spec.out))
     return AttemptResult(record, verdict)
 
