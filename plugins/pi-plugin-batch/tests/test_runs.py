@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from batch_helpers import Fake, records, run_batch, write_tasks
+from batch_helpers import Fake, batch_env, records, run_batch, write_tasks
 
 from pi_core import SessionManager
 
@@ -69,6 +69,14 @@ def test_a_repo_task_runs_in_a_worktree_at_ref_and_records_its_patch(
     session = SessionManager.open(out / record["session"])
     (entry,) = [e for e in session.get_raw_entries() if e.get("customType") == "batch_task"]
     assert (entry["data"]["repo"], entry["data"]["ref"]) == ("repo", "v1")
+    before = len(fake.server.requests)
+    again = subprocess.run(
+        [*_pi(), "-p", "--session", str(out / record["session"]), *MODEL, "mark w1 again"],
+        env=batch_env(fake, tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    continued = fake.server.requests[before].json()["messages"]
+    assert [m["role"] for m in continued][-5:] == ["user", "assistant", "tool", "assistant", "user"]
 
 
 def test_a_503_is_retried_and_the_retry_succeeds(fake: Fake, tmp_path: Path) -> None:
