@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pi_core.config.paths import agent_dir
+from pi_core import agent_dir
 from pi_plugin_batch.driver import PoolOptions, run_pool
 from pi_plugin_batch.frozen import drift, freeze, write_json
 from pi_plugin_batch.progress import Progress
