@@ -1,0 +1,103 @@
+"""A whole `pi batch` run: check the tasks, freeze or verify the configuration, run the pool."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pi_core import agent_dir
+from pi_plugin_batch.driver import PoolOptions, run_pool
+from pi_plugin_batch.frozen import drift, freeze, write_json
+from pi_plugin_batch.progress import Progress
+from pi_plugin_batch.results import ResultStore, final_attempts, read_records
+from pi_plugin_batch.runner import AttemptSpec, LocalRunner
+from pi_plugin_batch.tasks import TaskFileError, load_tasks
+from pi_plugin_batch.workspace import prune_stale
+
+
+class BatchConfigError(Exception):
+    """The command cannot run as given (bad task lines, a changed batch without --force)."""
+
+
+async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int:
+    """Run (or resume) the batch; return its exit code."""
+    tasks_file = tasks_file.resolve()
+    try:
+        tasks = load_tasks(tasks_file)
+    except TaskFileError as error:
+        raise BatchConfigError(f"bad task file\n{error}") from error
+    out = out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    user_agent = agent_dir()
+    args = {k: v for k, v in options.items() if k not in ("force",)}
+    args["tools"] = _tools(options.get("tools"))
+    config = freeze(args, tasks_file, tasks, user_agent / "models.json")
+    frozen = out / "batch.json"
+    if frozen.exists():
+        changed = drift(json.loads(frozen.read_text()), config).reasons
+        if changed and not options.get("force"):
+            raise BatchConfigError(
+                f"{out} holds a different batch ({'; '.join(changed)}); use --force to resume it"
+            )
+    write_json(frozen, config)
+
+    base = tasks_file.parent
+    repos = {(base / t.repo).resolve() for t in tasks if t.repo}
+    prune_stale(out / "work", repos)
+    store = ResultStore(out / "results.jsonl")
+    records = read_records(store.path)
+    done = final_attempts(records)
+    spent = sum(float(r.get("cost") or 0) for r in records)
+    specs = [
+        AttemptSpec(
+            task=task,
+            attempt=attempt,
+            try_index=0,
+            out=out,
+            task_base=base,
+            user_agent_dir=user_agent,
+            model=options.get("model"),
+            tools=args["tools"],
+            max_cost=options.get("task_max_cost"),
+            timeout_s=options.get("timeout_s"),
+            idle_timeout_s=options.get("idle_timeout_s"),
+            in_place=bool(options.get("in_place")),
+            keep_work=bool(options.get("keep_work")),
+        )
+        for attempt in range(1, int(options.get("attempts") or 1) + 1)
+        for task in tasks
+        if (task.id, attempt) not in done
+    ]
+    total = len(tasks) * int(options.get("attempts") or 1)
+    progress = Progress(total, done=total - len(specs))
+    if store.repaired:
+        progress.message("results.jsonl: cut a torn last line left by an interrupted run")
+    pool = PoolOptions(
+        jobs=int(options.get("jobs") or 4),
+        retries=int(options.get("retries", 3)),
+        backoff_s=float(options.get("backoff_s", 2.0)),
+        max_cost=options.get("max_cost"),
+        spent=spent,
+    )
+    try:
+        code = await run_pool(specs, LocalRunner(), store, pool, progress)
+    finally:
+        store.close()
+    if code == 0 and _any_failed(out):
+        code = 1
+    return code
+
+
+def _tools(raw: str | None) -> list[str] | None:
+    if raw is None:
+        return None
+    return [name.strip() for name in raw.split(",") if name.strip()]
+
+
+def _any_failed(out: Path) -> bool:
+    """Whether a final attempt (of this run or an earlier one) did not end ok."""
+    last: dict[tuple[str, int], dict[str, Any]] = {}
+    for record in read_records(out / "results.jsonl"):
+        last[(record["task_id"], int(record["attempt"]))] = record
+    return any(r.get("final") and r.get("status") != "ok" for r in last.values())
