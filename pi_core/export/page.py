@@ -211,10 +211,13 @@ def render_page(page: PageInput) -> str:
     renderer = EntryRenderer(tree.entries, page.home)
     reset_budgets()
     # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
-    templates = [
-        f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
-        for entry in reversed(tree.entries)
-    ]
+    try:
+        templates = [
+            f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
+            for entry in reversed(tree.entries)
+        ]
+    finally:
+        reset_budgets()  # also drops the export's cache of rendered fragments
     templates.reverse()
     data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
     script = _asset("export.js")

@@ -1,0 +1,32 @@
+"""One export's rendered fragments, kept by content: a repeated text or output renders once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+
+class RenderCache:
+    """Fragments by key (the content and how it is rendered); lives for one export."""
+
+    def __init__(self) -> None:
+        self._fragments: dict[Hashable, str] = {}
+
+    def get(self, key: Hashable) -> str | None:
+        """The fragment rendered earlier for `key`, or None."""
+        return self._fragments.get(key)
+
+    def put(self, key: Hashable, fragment: str) -> str:
+        """Keep `fragment` for `key`; returns it."""
+        self._fragments[key] = fragment
+        return fragment
+
+    def get_or_render(self, key: Hashable, render: Callable[[], str]) -> str:
+        """The fragment for `key`, rendered by `render` the first time it is asked for."""
+        fragment = self._fragments.get(key)
+        if fragment is None:
+            fragment = self._fragments[key] = render()
+        return fragment
+
+    def clear(self) -> None:
+        """Forget every fragment (a new export starts)."""
+        self._fragments.clear()
