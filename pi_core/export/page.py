@@ -220,7 +220,7 @@ def render_page(page: PageInput) -> str:
         reset_budgets()  # also drops the export's cache of rendered fragments
     templates.reverse()
     data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
-    script = _asset("export.js")
+    script = _asset("markdown.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "

@@ -125,6 +125,7 @@
       var t = templates.get(id);
       if (t && t.content.firstElementChild) fragment.appendChild(t.content.cloneNode(true));
     });
+    piMarkdown(fragment);
     box.appendChild(fragment);
   }
 
