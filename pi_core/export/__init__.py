@@ -1,7 +1,8 @@
 """HTML export of a session: one self-contained page (`pi --export`, `/export`, RPC `export_html`).
 
-Markdown and code are rendered here, in Python; the page carries a small script for the tree
-sidebar, toggles and deep links, loads nothing from the network, and keeps session content inert.
+Markdown and code are rendered here, in Python, within a budget; the page carries a small script
+for the tree sidebar, toggles and deep links and for the markdown past the budget, loads nothing
+from the network, and keeps session content inert.
 """
 
 from __future__ import annotations
