@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -202,12 +203,39 @@ def _packed(data: bytes) -> str:
     return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode()
 
 
+class _Packing(threading.Thread):
+    """`_packed(data)` on its own thread."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(name="export-pack", daemon=True)
+        self._data = data
+        self._packed: str | None = None
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._packed = _packed(self._data)
+        except BaseException as error:  # handed to the caller by result()
+            self._error = error
+
+    def result(self) -> str:
+        """The packed JSONL (waits for the thread; raises what it raised)."""
+        self.join()
+        if self._error is not None:
+            raise self._error
+        assert self._packed is not None
+        return self._packed
+
+
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
 def render_page(page: PageInput) -> str:
     """The whole self-contained HTML document."""
     tree = page.tree
+    # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
+    packing = _Packing(page.jsonl)
+    packing.start()
     renderer = EntryRenderer(tree.entries, page.home)
     reset_budgets()
     # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
@@ -236,7 +264,7 @@ def render_page(page: PageInput) -> str:
         "TOOLS": _tools_html(page.tools),
         "ENTRIES": "\n".join(templates),
         "TREE": script_json(data),
-        "JSONL": _packed(page.jsonl),
+        "JSONL": packing.result(),
         "JS": script,
     }
     # One pass: text that came from the session is never searched for placeholders again.
