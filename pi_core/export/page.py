@@ -13,8 +13,12 @@ from typing import Any
 
 from pi_core import deep
 from pi_core.export.entries import EntryRenderer
+from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.tree import RawEntry, SessionTree, string
+
+# Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
+FORK_FROM_ENTRIES = 20_000
 
 
 @dataclass
@@ -36,6 +40,8 @@ class PageInput:
     system_prompt: str | None = None
     tools: list[ToolInfo] | None = None
     home: str = ""
+    # A forked child may compute part of the page (`pi --export`: a process with no other work).
+    may_fork: bool = False
 
 
 def script_json(value: Any) -> str:
@@ -227,6 +233,13 @@ class _Packing(threading.Thread):
         return self._packed
 
 
+def _sidebar_and_stats(page: PageInput) -> str:
+    """The sidebar's data as script JSON (ASCII, no NUL) and the stats' HTML, after a NUL."""
+    tree = page.tree
+    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
+    return script_json(data) + "\0" + _stats_html(tree, compute_stats(tree.entries))
+
+
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
@@ -236,6 +249,12 @@ def render_page(page: PageInput) -> str:
     # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
     packing = _Packing(page.jsonl)
     packing.start()
+    # The sidebar's rows and the stats do not depend on the entries' HTML: a large session gets
+    # them from a forked child, on the other core, while this process renders.
+    sidebar = Forked(
+        lambda: _sidebar_and_stats(page),
+        fork=page.may_fork and len(tree.entries) >= FORK_FROM_ENTRIES,
+    )
     renderer = EntryRenderer(tree.entries, page.home)
     reset_budgets()
     # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
@@ -247,7 +266,7 @@ def render_page(page: PageInput) -> str:
     finally:
         reset_budgets()  # also drops the export's cache of rendered fragments
     templates.reverse()
-    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
+    tree_json, stats_html = sidebar.result().split("\0", 1)
     script = _asset("markdown.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
@@ -259,11 +278,11 @@ def render_page(page: PageInput) -> str:
         "TITLE": escape(f"Session {string(tree.header.get('id'))}".strip()),
         "CSS": _asset("export.css") + "\n" + highlight_css(),
         "SESSION_ID": escape(string(tree.header.get("id"), "unknown")),
-        "STATS": _stats_html(tree, compute_stats(tree.entries)),
+        "STATS": stats_html,
         "SYSTEM_PROMPT": _system_prompt_html(page.system_prompt),
         "TOOLS": _tools_html(page.tools),
         "ENTRIES": "\n".join(templates),
-        "TREE": script_json(data),
+        "TREE": tree_json,
         "JSONL": packing.result(),
         "JS": script,
     }
