@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 
 
 class RenderCache:
@@ -18,13 +18,6 @@ class RenderCache:
     def put(self, key: Hashable, fragment: str) -> str:
         """Keep `fragment` for `key`; returns it."""
         self._fragments[key] = fragment
-        return fragment
-
-    def get_or_render(self, key: Hashable, render: Callable[[], str]) -> str:
-        """The fragment for `key`, rendered by `render` the first time it is asked for."""
-        fragment = self._fragments.get(key)
-        if fragment is None:
-            fragment = self._fragments[key] = render()
         return fragment
 
     def clear(self) -> None:
