@@ -1,7 +1,8 @@
 """HTML export of a session: one self-contained page (`pi --export`, `/export`, RPC `export_html`).
 
-Markdown and code are rendered here, in Python; the page carries a small script for the tree
-sidebar, toggles and deep links, loads nothing from the network, and keeps session content inert.
+Markdown and code are rendered here, in Python, within a budget; the page carries a small script
+for the tree sidebar, toggles and deep links and for the markdown past the budget, loads nothing
+from the network, and keeps session content inert.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def export_file_to_html(
         raise ExportError(f"Nothing to export: {source} has no entries")
     migrate_entries(read.entries)  # in memory only, as old files are shown as pi shows them
     target = Path(output) if output is not None else Path(default_html_name(source))
-    _write(target, read.entries, None, source.read_bytes(), source.name, None, None)
+    _write(target, read.entries, None, source.read_bytes(), source.name, None, None, may_fork=True)
     return ExportResult(target, list(read.warnings))
 
 
@@ -127,6 +128,8 @@ def _write(
     file_name: str,
     system_prompt: str | None,
     tools: list[ToolInfo] | None,
+    *,
+    may_fork: bool = False,
 ) -> None:
     from pi_core.export.page import PageInput, render_page
     from pi_core.export.tree import SessionTree
@@ -144,6 +147,7 @@ def _write(
             system_prompt=system_prompt,
             tools=tools,
             home=os.path.expanduser("~"),
+            may_fork=may_fork,
         )
         html = render_page(page)
     if target.is_dir():

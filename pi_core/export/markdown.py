@@ -11,6 +11,8 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from pi_core.export.render_cache import RenderCache
+
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
     from markdown_it.token import Token
@@ -19,13 +21,17 @@ if TYPE_CHECKING:
 PYGMENTS_STYLE = "github-dark"
 HIGHLIGHT_LIMIT = 256 * 1024  # longer code is shown plain: highlighting it would take seconds
 # Characters of code one export highlights; past that, code is shown plain. Pygments is the slow
-# part of an export, and the page renders the newest entries first, so a huge session keeps
-# colour where people look. The 1,000-entry shared fixture (2.4 MB, long `read` outputs) uses
-# 0.93 M of it; its markdown is 0.07 M.
-HIGHLIGHT_BUDGET = 1_000_000
-# The same for markdown: past this many characters, text is shown as written (escaped, spacing
-# kept).
-MARKDOWN_BUDGET = 2_000_000
+# part of an export, and the page shows the newest entries first, so a huge session keeps colour
+# where people look (about the newest 3,000 entries of `benchmarks/export.py`'s session).
+HIGHLIGHT_BUDGET = 300_000
+# The same for markdown-it: past this many characters, text goes into the page as written and
+# the page's script renders it when the entry is shown (assets/markdown.js).
+MARKDOWN_BUDGET = 200_000
+
+
+# Text and code already rendered in this export are reused and cost no budget: tool results and
+# answers repeat (the same file read again, the same command's output).
+_rendered = RenderCache()
 
 
 class _Budget:
@@ -34,9 +40,10 @@ class _Budget:
 
 
 def reset_budgets() -> None:
-    """Start an export's allowance of highlighted code and of markdown."""
+    """Start an export's allowance of highlighted code and of markdown, and its cache."""
     _Budget.left = HIGHLIGHT_BUDGET
     _Budget.markdown_left = MARKDOWN_BUDGET
+    _rendered.clear()
 
 
 _SAFE_SCHEMES = ("http", "https", "mailto")
@@ -114,15 +121,14 @@ def render_markdown(text: str) -> str:
     """
     if not _MARKDOWN_SYNTAX.search(text):
         return _plain_paragraphs(text)
+    key = ("markdown", text)
+    rendered = _rendered.get(key)
+    if rendered is not None:
+        return rendered
     if len(text) > _Budget.markdown_left:
         return f'<div class="as-written">{escape(text)}</div>'
     _Budget.markdown_left -= len(text)
-    return _render_with_parser(text)
-
-
-@lru_cache(maxsize=4096)
-def _render_with_parser(text: str) -> str:
-    return str(_parser().render(text))
+    return _rendered.put(key, str(_parser().render(text)))
 
 
 def _plain_paragraphs(text: str) -> str:
@@ -205,9 +211,19 @@ def highlight_code(code: str, lexer: Lexer | None) -> str:
     Only coloured tokens get a span, and neighbours of one colour share it: half the size of
     pygments' HtmlFormatter output for the same colours.
     """
-    if lexer is None or len(code) > HIGHLIGHT_LIMIT or len(code) > _Budget.left:
+    if lexer is None or len(code) > HIGHLIGHT_LIMIT:
+        return escape(code)
+    key = ("code", lexer, code)
+    highlighted = _rendered.get(key)
+    if highlighted is not None:
+        return highlighted
+    if len(code) > _Budget.left:
         return escape(code)
     _Budget.left -= len(code)
+    return _rendered.put(key, _highlighted(code, lexer))
+
+
+def _highlighted(code: str, lexer: Lexer) -> str:
     out: list[str] = []
     current, pending = "", list[str]()
     for ttype, value in lexer.get_tokens(code):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
@@ -12,8 +13,12 @@ from typing import Any
 
 from pi_core import deep
 from pi_core.export.entries import EntryRenderer
+from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.tree import RawEntry, SessionTree, string
+
+# Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
+FORK_FROM_ENTRIES = 20_000
 
 
 @dataclass
@@ -35,6 +40,8 @@ class PageInput:
     system_prompt: str | None = None
     tools: list[ToolInfo] | None = None
     home: str = ""
+    # A forked child may compute part of the page (`pi --export`: a process with no other work).
+    may_fork: bool = False
 
 
 def script_json(value: Any) -> str:
@@ -202,22 +209,65 @@ def _packed(data: bytes) -> str:
     return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode()
 
 
+class _Packing(threading.Thread):
+    """`_packed(data)` on its own thread."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__(name="export-pack", daemon=True)
+        self._data = data
+        self._packed: str | None = None
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._packed = _packed(self._data)
+        except BaseException as error:  # handed to the caller by result()
+            self._error = error
+
+    def result(self) -> str:
+        """The packed JSONL (waits for the thread; raises what it raised)."""
+        self.join()
+        if self._error is not None:
+            raise self._error
+        assert self._packed is not None
+        return self._packed
+
+
+def _sidebar_and_stats(page: PageInput) -> str:
+    """The sidebar's data as script JSON (ASCII, no NUL) and the stats' HTML, after a NUL."""
+    tree = page.tree
+    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
+    return script_json(data) + "\0" + _stats_html(tree, compute_stats(tree.entries))
+
+
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
 def render_page(page: PageInput) -> str:
     """The whole self-contained HTML document."""
     tree = page.tree
+    # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
+    packing = _Packing(page.jsonl)
+    packing.start()
+    # The sidebar's rows and the stats do not depend on the entries' HTML: a large session gets
+    # them from a forked child, on the other core, while this process renders.
+    sidebar = Forked(
+        lambda: _sidebar_and_stats(page),
+        fork=page.may_fork and len(tree.entries) >= FORK_FROM_ENTRIES,
+    )
     renderer = EntryRenderer(tree.entries, page.home)
     reset_budgets()
     # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
-    templates = [
-        f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
-        for entry in reversed(tree.entries)
-    ]
+    try:
+        templates = [
+            f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
+            for entry in reversed(tree.entries)
+        ]
+    finally:
+        reset_budgets()  # also drops the export's cache of rendered fragments
     templates.reverse()
-    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
-    script = _asset("export.js")
+    tree_json, stats_html = sidebar.result().split("\0", 1)
+    script = _asset("markdown.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -228,12 +278,12 @@ def render_page(page: PageInput) -> str:
         "TITLE": escape(f"Session {string(tree.header.get('id'))}".strip()),
         "CSS": _asset("export.css") + "\n" + highlight_css(),
         "SESSION_ID": escape(string(tree.header.get("id"), "unknown")),
-        "STATS": _stats_html(tree, compute_stats(tree.entries)),
+        "STATS": stats_html,
         "SYSTEM_PROMPT": _system_prompt_html(page.system_prompt),
         "TOOLS": _tools_html(page.tools),
         "ENTRIES": "\n".join(templates),
-        "TREE": script_json(data),
-        "JSONL": _packed(page.jsonl),
+        "TREE": tree_json,
+        "JSONL": packing.result(),
         "JS": script,
     }
     # One pass: text that came from the session is never searched for placeholders again.

@@ -98,6 +98,8 @@ class SessionTree:
             )
 
         def ordered(ids: list[str]) -> list[str]:
+            if len(ids) < 2:  # most entries: one child, nothing to order
+                return ids
             return sorted(ids, key=lambda i: not contains_active.get(i, False))
 
         roots = ordered(self.children.get(None, []))

@@ -37,12 +37,13 @@ class RunCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Add plugin flags as options, then parse as usual; when the REPL can draw its editor
         before the plugins load (no option a plugin could own), they are not loaded here."""
+        from pi_core.modes.export_cli import export_needs_no_plugins
         from pi_core.modes.interactive.launch import early_start_wanted
 
         known = {name for param in self.params for name in param.opts}
         if early_start_wanted(args, known):
             ctx.meta["pi.editor_first"] = True
-        elif not {"-v", "--version"} & set(args):
+        elif not {"-v", "--version"} & set(args) and not export_needs_no_plugins(args, known):
             # click parameter names must be identifiers; a flag's own name may hold dashes.
             flag_names: dict[str, str] = ctx.meta.setdefault("pi.flag_names", {})
             for flag in _plugin_flags(ctx, args):

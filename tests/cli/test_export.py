@@ -90,3 +90,17 @@ def test_rpc_export_html_of_an_in_memory_session_is_an_error(cli: Cli) -> None:
     assert response_for(process, "x")["error"] == "Cannot export in-memory session to HTML"
     assert not list(Path(cli.cwd).glob("*.html"))
     process.close()
+
+
+def test_export_of_a_file_loads_no_plugin(cli: Cli) -> None:
+    source = write_session(cli.cwd / "s.jsonl", ordinary_session())
+    marker = cli.cwd / "plugin-loaded"
+    extension = cli.cwd / "marker_plugin.py"
+    extension.write_text(f"from pathlib import Path\nPath({str(marker)!r}).write_text('x')\n")
+    done = cli.run("-e", str(extension), "--export", str(source), "page.html")
+    assert done.returncode == 0, done.stderr
+    assert "plugin-loaded" not in done.stderr and (cli.cwd / "page.html").is_file()
+    assert not marker.exists()
+    # the same extension is loaded by any other mode: the marker is a real signal
+    cli.run("-e", str(extension), "--list-models")
+    assert marker.exists()

@@ -157,3 +157,36 @@ def test_a_hostile_session_runs_no_script_and_loads_nothing(
     )
     loaded = browser.evaluate("performance.getEntriesByType('resource').map(r => r.name)")
     assert loaded == []
+
+
+def test_markdown_past_the_budget_is_rendered_by_the_page(
+    tmp_path: Path, browser: DevTools, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pi_core.export.markdown as markdown
+
+    monkeypatch.setattr(markdown, "MARKDOWN_BUDGET", 0)
+    source = write_session(tmp_path / "session.jsonl", ordinary_session())
+    page = export_file_to_html(source, tmp_path / "session.html").path
+    assert '<div class="as-written">Please **fix** the bug' in page.read_text()
+    browser.open(page.as_uri())
+    first = "document.querySelector('#entry-u1 .markdown')"
+    assert browser.evaluate(f"{first}.querySelector('strong').textContent") == "fix"
+    assert browser.evaluate(f"{first}.querySelector('code').textContent") == "app.py"
+    assert browser.evaluate(f"{first}.textContent") == "Please fix the bug in app.py"
+    fence = "document.querySelector('#entry-a1 .markdown pre.hl code.language-python')"
+    assert browser.evaluate(f"{fence}.textContent") == "def main():\n    return 42\n"
+    assert browser.evaluate("document.querySelectorAll('#messages .as-written').length") == 0
+    browser.evaluate("document.querySelector('.tree-row[data-id=\"a2\"]').click()")
+    cells = "Array.from(document.querySelectorAll('#entry-a2 table td')).map(c => c.textContent)"
+    assert browser.evaluate(cells) == ["a", "1"]
+
+
+def test_a_hostile_session_rendered_by_the_page_runs_no_script_and_loads_nothing(
+    tmp_path: Path, browser: DevTools, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pi_core.export.markdown as markdown
+
+    monkeypatch.setattr(markdown, "MARKDOWN_BUDGET", 0)
+    test_a_hostile_session_runs_no_script_and_loads_nothing(tmp_path, browser)
+    links = "Array.from(document.querySelectorAll('#messages a[href]')).map(a => a.href)"
+    assert all(href.startswith(("http", "mailto:", "file:")) for href in browser.evaluate(links))

@@ -1,6 +1,6 @@
 // The exported session page: the tree sidebar (search, filters, a virtual list), the path to the
 // selected entry, deep links (#entryId or ?leafId=&targetId=), toggles and the JSONL download.
-// Every entry's HTML was rendered by pi; this only clones the <template> of each entry shown.
+// Every entry's HTML was rendered by pi, except markdown past the export's budget (markdown.js).
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("session-tree").textContent);
@@ -125,6 +125,7 @@
       var t = templates.get(id);
       if (t && t.content.firstElementChild) fragment.appendChild(t.content.cloneNode(true));
     });
+    piMarkdown(fragment);
     box.appendChild(fragment);
   }
 
