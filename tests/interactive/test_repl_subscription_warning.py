@@ -29,8 +29,11 @@ def test_a_subscription_login_is_warned_about_once(screen: Screen) -> None:
     screen.start()
     screen.wait_for(WARNING)
     screen.type("/model claude-opus-4-5")  # another Anthropic model: no second warning
+    screen.wait_for("anthropic/claude-opus-4-5")  # the argument menu's entry
+    screen.keys("Escape")  # the menu closed, Enter sends the line as typed
+    screen.wait_for(lambda text: "anthropic/claude-opus-4-5" not in text)
     screen.keys("Enter")
-    shown = screen.wait_for("claude-opus-4-5")
+    shown = screen.wait_for("(anthropic) claude-opus-4-5")  # the footer, not the typed line
     assert "".join(shown.split()).count("".join(WARNING.split())) == 1
     screen.type("/logout anthropic")
     screen.keys("Enter")
