@@ -1,0 +1,257 @@
+"""`pi acp` as a subprocess, driven by the ACP SDK's own client, against the loopback fake
+model; every message pi sends is validated against the SDK's schema models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp.schema import (
+    AllowedOutcome,
+    DeniedOutcome,
+    RequestPermissionResponse,
+    SessionNotification,
+    ToolCallStart,
+)
+
+from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
+
+
+class Recorder:
+    """An ACP client: records every update, answers permission requests as told."""
+
+    def __init__(self, answer: str = "allow_once") -> None:
+        self.answer = answer
+        self.updates: list[Any] = []
+        self.asked: list[Any] = []
+        self.tool_announced = asyncio.Event()
+        self.release = asyncio.Event()
+        self.hold = False
+
+    async def request_permission(
+        self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
+    ) -> RequestPermissionResponse:
+        self.asked.append(tool_call)
+        if self.hold:
+            await self.release.wait()
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
+        )
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        # validate the whole notification as it came over the wire
+        SessionNotification.model_validate(
+            {"sessionId": session_id, "update": update.model_dump(by_alias=True, exclude_none=True)}
+        )
+        self.updates.append(update)
+        if isinstance(update, ToolCallStart):
+            self.tool_announced.set()
+
+    def kinds(self) -> list[str]:
+        """The sessionUpdate kind of every update, in order."""
+        return [u.session_update for u in self.updates]
+
+
+class Project:
+    """A project folder, an isolated agent dir and HOME, the fake model."""
+
+    def __init__(self, root: Path, fake: FakeLLMServer) -> None:
+        self.fake = fake
+        self.cwd = root / "project"
+        self.agent_dir = root / "agent"
+        self.cwd.mkdir()
+        self.agent_dir.mkdir()
+        (self.agent_dir / "models.json").write_text(json.dumps(chat_models_json(fake.base_url)))
+        (self.agent_dir / "settings.json").write_text(
+            json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model"})
+        )
+        subprocess.run(["git", "init", "-q", str(self.cwd)], check=True)
+        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
+
+    @asynccontextmanager
+    async def agent(self, client: Recorder) -> AsyncIterator[Any]:
+        """Spawn `pi acp` and initialize a connection to it."""
+        async with spawn_agent_process(
+            client, console_script("pi"), "acp", env=self.env, cwd=str(self.cwd)
+        ) as (conn, _process):
+            # a pi without `acp` never answers: fail instead of hanging
+            reply = await asyncio.wait_for(
+                conn.initialize(protocol_version=PROTOCOL_VERSION), timeout=30
+            )
+            assert reply.agent_capabilities is not None
+            assert reply.agent_capabilities.load_session is True
+            yield conn
+
+    def sent_texts(self, index: int) -> str:
+        """Everything the fake's request number `index` carried, as one string."""
+        return json.dumps(self.fake.requests[index].json()["messages"])
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Project]:
+    with FakeLLMServer() as fake:
+        yield Project(tmp_path, fake)
+
+
+async def test_prompt_streams_text_and_ends_the_turn(project: Project) -> None:
+    project.fake.queue(chat_stream("Hello from pi", reasoning="let me think"))
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi there")])
+    assert reply.stop_reason == "end_turn"
+    said = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_message_chunk"
+    )
+    thought = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_thought_chunk"
+    )
+    assert said == "Hello from pi"
+    assert thought == "let me think"
+    assert "hi there" in project.sent_texts(0)
+
+
+async def test_allowed_write_runs_and_is_reported_as_a_diff(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "notes.txt", "content": "new text\n"})]),
+        chat_stream("written"),
+    )
+    client = Recorder("allow_once")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write it")])
+    assert reply.stop_reason == "end_turn"
+    assert (project.cwd / "notes.txt").read_text() == "new text\n"
+    assert len(client.asked) == 1
+    start = next(u for u in client.updates if u.session_update == "tool_call")
+    assert (start.kind, start.status) == ("edit", "pending")
+    assert start.locations[0].path == str(project.cwd / "notes.txt")
+    statuses = [u.status for u in client.updates if u.session_update == "tool_call_update"]
+    assert statuses == ["in_progress", "completed"]
+    done = [u for u in client.updates if u.session_update == "tool_call_update"][-1]
+    assert done.content[0].type == "diff"
+    assert done.content[0].new_text == "new text\n"
+    assert client.kinds().index("tool_call") < client.kinds().index("tool_call_update")
+
+
+async def test_denied_write_is_not_run_and_the_model_is_told(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "notes.txt", "content": "x"})]),
+        chat_stream("ok, I will not"),
+    )
+    client = Recorder("reject_once")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write it")])
+    assert reply.stop_reason == "end_turn"
+    assert not (project.cwd / "notes.txt").exists()
+    assert "denied permission" in project.sent_texts(1)
+    statuses = [u.status for u in client.updates if u.session_update == "tool_call_update"]
+    assert statuses == ["failed"]
+
+
+async def test_allow_always_is_remembered_across_processes(project: Project) -> None:
+    call = [("write", {"path": "a.txt", "content": "1"})]
+    project.fake.queue(chat_stream(tool_calls=call), chat_stream("done"))
+    first = Recorder("allow_always")
+    async with project.agent(first) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "b.txt", "content": "2"})]), chat_stream("done")
+    )
+    second = Recorder("reject_once")
+    async with project.agent(second) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    assert second.asked == []
+    assert (project.cwd / "b.txt").read_text() == "2"
+
+
+async def test_cancel_while_permission_is_asked_stops_the_turn(project: Project) -> None:
+    project.fake.queue(chat_stream(tool_calls=[("write", {"path": "c.txt", "content": "x"})]))
+    client = Recorder()
+    client.hold = True
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+        )
+        await client.tool_announced.wait()
+        await conn.cancel(session_id=session.session_id)
+        client.release.set()
+        reply = await turn
+    assert reply.stop_reason == "cancelled"
+    assert not (project.cwd / "c.txt").exists()
+
+
+async def test_list_then_load_in_a_fresh_process_replays_the_conversation(
+    project: Project,
+) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "d.txt", "content": "x"})]),
+        chat_stream("all done"),
+    )
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("make d")])
+    replayed = Recorder()
+    async with project.agent(replayed) as conn:
+        listed = await conn.list_sessions(cwd=str(project.cwd))
+        assert [s.session_id for s in listed.sessions] == [session.session_id]
+        await conn.load_session(cwd=str(project.cwd), session_id=session.session_id, mcp_servers=[])
+    assert replayed.kinds() == [
+        "user_message_chunk",
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+    ]
+    assert replayed.updates[0].content.text == "make d"
+    assert replayed.updates[3].content.text == "all done"
+
+
+async def test_model_and_thinking_level_are_config_options(project: Project) -> None:
+    models = chat_models_json(project.fake.base_url, reasoning=True)
+    (project.agent_dir / "models.json").write_text(json.dumps(models))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        options = {o.id: o for o in session.config_options or []}
+        assert options["model"].current_value == "fake/fake-model"
+        assert "fake/fake-model" in [o.value for o in options["model"].options]
+        levels = [o.value for o in options["thought_level"].options]
+        current = options["thought_level"].current_value
+        other = next(level for level in levels if level != current)
+        reply = await conn.set_config_option(
+            config_id="thought_level", session_id=session.session_id, value=other
+        )
+        changed = {o.id: o for o in reply.config_options}
+        assert changed["thought_level"].current_value == other
+        with pytest.raises(RequestError) as refused:
+            await conn.set_config_option(
+                config_id="model", session_id=session.session_id, value="nope/none"
+            )
+        assert "unknown model" in str(refused.value.data)
+
+
+async def test_resume_continues_a_saved_session_without_replay(project: Project) -> None:
+    project.fake.queue(chat_stream("first answer"), chat_stream("second answer"))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("one")])
+        await conn.close_session(session_id=session.session_id)
+    resumed = Recorder()
+    async with project.agent(resumed) as conn:
+        await conn.resume_session(cwd=str(project.cwd), session_id=session.session_id)
+        assert resumed.updates == []
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("two")])
+    assert "first answer" in project.sent_texts(1)
+    assert "two" in project.sent_texts(1)
