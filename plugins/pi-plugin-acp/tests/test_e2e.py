@@ -16,10 +16,14 @@ import pytest
 from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 from acp.schema import (
     AllowedOutcome,
+    ClientCapabilities,
     DeniedOutcome,
+    FileSystemCapabilities,
+    ReadTextFileResponse,
     RequestPermissionResponse,
     SessionNotification,
     ToolCallStart,
+    WriteTextFileResponse,
 )
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
@@ -35,6 +39,8 @@ class Recorder:
         self.tool_announced = asyncio.Event()
         self.release = asyncio.Event()
         self.hold = False
+        self.buffers: dict[str, str] = {}
+        self.reads: list[str] = []
 
     async def request_permission(
         self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
@@ -55,6 +61,14 @@ class Recorder:
         self.updates.append(update)
         if isinstance(update, ToolCallStart):
             self.tool_announced.set()
+
+    async def read_text_file(self, path: str, session_id: str, **kwargs: Any) -> Any:
+        self.reads.append(path)
+        return ReadTextFileResponse(content=self.buffers[path])
+
+    async def write_text_file(self, content: str, path: str, session_id: str, **kwargs: Any) -> Any:
+        self.buffers[path] = content
+        return WriteTextFileResponse()
 
     def kinds(self) -> list[str]:
         """The sessionUpdate kind of every update, in order."""
@@ -78,14 +92,17 @@ class Project:
         self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
 
     @asynccontextmanager
-    async def agent(self, client: Recorder) -> AsyncIterator[Any]:
+    async def agent(self, client: Recorder, capabilities: Any = None) -> AsyncIterator[Any]:
         """Spawn `pi acp` and initialize a connection to it."""
         async with spawn_agent_process(
             client, console_script("pi"), "acp", env=self.env, cwd=str(self.cwd)
         ) as (conn, _process):
             # a pi without `acp` never answers: fail instead of hanging
             reply = await asyncio.wait_for(
-                conn.initialize(protocol_version=PROTOCOL_VERSION), timeout=30
+                conn.initialize(
+                    protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities
+                ),
+                timeout=30,
             )
             assert reply.agent_capabilities is not None
             assert reply.agent_capabilities.load_session is True
@@ -255,3 +272,35 @@ async def test_resume_continues_a_saved_session_without_replay(project: Project)
         await conn.prompt(session_id=session.session_id, prompt=[text_block("two")])
     assert "first answer" in project.sent_texts(1)
     assert "two" in project.sent_texts(1)
+
+
+async def test_files_go_through_the_editors_buffers_when_it_offers_fs(project: Project) -> None:
+    (project.cwd / "buf.txt").write_text("what the disk says\n")
+    project.fake.queue(
+        chat_stream(tool_calls=[("read", {"path": "buf.txt"})]),
+        chat_stream(
+            tool_calls=[
+                (
+                    "edit",
+                    {"path": "buf.txt", "edits": [{"oldText": "unsaved", "newText": "edited"}]},
+                )
+            ]
+        ),
+        chat_stream("done"),
+    )
+    client = Recorder("allow_once")
+    path = str(project.cwd / "buf.txt")
+    client.buffers[path] = "what the editor's unsaved buffer says\n"
+    fs = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=True, write_text_file=True))
+    async with project.agent(client, fs) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("look")])
+    assert reply.stop_reason == "end_turn"
+    assert "unsaved buffer says" in project.sent_texts(1)
+    assert "what the disk says" not in project.sent_texts(1)
+    assert client.buffers[path] == "what the editor's edited buffer says\n"
+    assert (project.cwd / "buf.txt").read_text() == "what the disk says\n"
+    assert set(client.reads) == {path}
+    done = [u for u in client.updates if u.session_update == "tool_call_update"][-1]
+    assert done.status == "completed"
+    assert all(block.type != "diff" for block in done.content or [])

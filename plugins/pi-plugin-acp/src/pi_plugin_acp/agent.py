@@ -36,6 +36,7 @@ from pi_core.sdk import create_agent_session
 from pi_core.session.listing import list_sessions
 from pi_core.session.manager import SessionManager
 from pi_plugin_acp.config_options import apply_option, config_options
+from pi_plugin_acp.fs_operations import client_operations
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
 from pi_plugin_acp.permission import AcpPermissionGate
 from pi_plugin_acp.replay import replay_updates
@@ -59,6 +60,7 @@ class PiAcpAgent:
         self._conn: Client | None = None
         self._sessions: dict[str, _Live] = {}
         self._agent_dir = default_agent_dir()
+        self._capabilities: Any = None
 
     def on_connect(self, conn: Client) -> None:
         """Remember the client, to send it updates and ask it for permission."""
@@ -76,6 +78,8 @@ class PiAcpAgent:
     ) -> InitializeResponse:  # fmt: skip
         """Say what pi supports: loading sessions, images and embedded context, listing."""
         from pi_core._version import __version__
+
+        self._capabilities = client_capabilities
 
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
@@ -252,13 +256,18 @@ class PiAcpAgent:
         gate = AcpPermissionGate(
             ask, notify, PermissionRules(self._agent_dir / "acp-permissions.json")
         )
+        operations = client_operations(self._capabilities, lambda: holder["id"], self._client)
         session = await create_agent_session(
-            cwd=cwd, agent_dir=self._agent_dir, session=manager, plugins=[gate]
+            cwd=cwd,
+            agent_dir=self._agent_dir,
+            session=manager,
+            plugins=[gate],
+            tool_operations=operations,
         )
         holder["id"] = session.session_id
         live = _Live(session)
         self._sessions[session.session_id] = live
-        translator = EventTranslator(cwd)
+        translator = EventTranslator(cwd, disk_diffs=operations is None)
 
         def listener(event: Any) -> None:
             updates = translator.translate(event)

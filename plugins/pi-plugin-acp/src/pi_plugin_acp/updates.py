@@ -34,8 +34,10 @@ class EventTranslator:
     """Maps pi events (message deltas, tool execution) to ACP updates, remembering each
     edited file's text before the tool ran so that its result can be shown as a diff."""
 
-    def __init__(self, cwd: str) -> None:
+    def __init__(self, cwd: str, *, disk_diffs: bool = True) -> None:
         self._cwd = cwd
+        # with the editor's buffers as back-end the disk does not show the change
+        self._disk_diffs = disk_diffs
         self._before: dict[str, tuple[str, str | None]] = {}
 
     def translate(self, event: Any) -> list[Update]:
@@ -54,7 +56,7 @@ class EventTranslator:
     def announce(self, call_id: str, name: str, args: Any) -> ToolCallStart:
         """The `tool_call` (pending) for a tool about to be gated and run."""
         locations = tool_locations(args, self._cwd)
-        if name in EDITING_TOOLS and locations:
+        if self._disk_diffs and name in EDITING_TOOLS and locations:
             self._before[call_id] = (locations[0].path, _read(locations[0].path))
         return start_tool_call(
             call_id,
