@@ -28,6 +28,8 @@ from acp.schema import (
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
 
+SESSION_WIDE = {"available_commands_update", "usage_update", "session_info_update"}
+
 
 class Recorder:
     """An ACP client: records every update, answers permission requests as told."""
@@ -71,8 +73,8 @@ class Recorder:
         return WriteTextFileResponse()
 
     def kinds(self) -> list[str]:
-        """The sessionUpdate kind of every update, in order."""
-        return [u.session_update for u in self.updates]
+        """The sessionUpdate kind of every conversation update, in order."""
+        return [u.session_update for u in self.updates if u.session_update not in SESSION_WIDE]
 
 
 class Project:
@@ -232,8 +234,9 @@ async def test_list_then_load_in_a_fresh_process_replays_the_conversation(
         "tool_call_update",
         "agent_message_chunk",
     ]
-    assert replayed.updates[0].content.text == "make d"
-    assert replayed.updates[3].content.text == "all done"
+    chunks = [u for u in replayed.updates if u.session_update not in SESSION_WIDE]
+    assert chunks[0].content.text == "make d"
+    assert chunks[3].content.text == "all done"
 
 
 async def test_model_and_thinking_level_are_config_options(project: Project) -> None:
@@ -268,7 +271,7 @@ async def test_resume_continues_a_saved_session_without_replay(project: Project)
     resumed = Recorder()
     async with project.agent(resumed) as conn:
         await conn.resume_session(cwd=str(project.cwd), session_id=session.session_id)
-        assert resumed.updates == []
+        assert resumed.kinds() == []
         await conn.prompt(session_id=session.session_id, prompt=[text_block("two")])
     assert "first answer" in project.sent_texts(1)
     assert "two" in project.sent_texts(1)
@@ -304,3 +307,23 @@ async def test_files_go_through_the_editors_buffers_when_it_offers_fs(project: P
     done = [u for u in client.updates if u.session_update == "tool_call_update"][-1]
     assert done.status == "completed"
     assert all(block.type != "diff" for block in done.content or [])
+
+
+async def test_commands_usage_and_title_are_reported(project: Project) -> None:
+    prompts = project.cwd / ".pi" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "review.md").write_text("---\ndescription: Review the diff\n---\nReview $@\n")
+    project.fake.queue(chat_stream("looks fine", usage=(1200, 30)))
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("/review main.py")])
+    offered = next(u for u in client.updates if u.session_update == "available_commands_update")
+    assert ("review", "Review the diff") in [
+        (c.name, c.description) for c in offered.available_commands
+    ]
+    assert "Review main.py" in project.sent_texts(0)
+    used = [u for u in client.updates if u.session_update == "usage_update"]
+    assert (used[-1].used, used[-1].size) == (1230, 128000)
+    titles = [u.title for u in client.updates if u.session_update == "session_info_update"]
+    assert titles == ["Review main.py"]

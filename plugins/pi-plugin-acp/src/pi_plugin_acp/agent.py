@@ -41,6 +41,7 @@ from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
 from pi_plugin_acp.permission import AcpPermissionGate
 from pi_plugin_acp.replay import replay_updates
 from pi_plugin_acp.rules import PermissionRules
+from pi_plugin_acp.session_state import available_commands, title, title_update, usage
 from pi_plugin_acp.updates import EventTranslator
 
 
@@ -50,6 +51,7 @@ class _Live:
 
     session: AgentSession
     cancelled: bool = False
+    title: str | None = None
     pending: set[asyncio.Task[Any]] = field(default_factory=set)
 
 
@@ -103,6 +105,7 @@ class PiAcpAgent:
         """Start a new pi session in `cwd`; its id is the pi session id."""
         session_id = await self._open(cwd, SessionManager.create(cwd))
         options = config_options(self._live(session_id).session)
+        self._announce_commands(session_id)
         return NewSessionResponse(session_id=session_id, config_options=options)
 
     async def load_session(
@@ -118,6 +121,8 @@ class PiAcpAgent:
         live = self._sessions[live_id]
         for update in replay_updates(live.session.messages, cwd):
             await self._client.session_update(session_id=live_id, update=update)
+        live.title = title(live.session)
+        self._announce_commands(live_id)
         return LoadSessionResponse(config_options=config_options(live.session))
 
     async def _restore(self, cwd: str, session_id: str) -> str:
@@ -164,6 +169,7 @@ class PiAcpAgent:
             ),
             None,
         )
+        await self._report_state(session_id, live)
         reason = getattr(last, "stop_reason", None)
         if reason == "error" and not live.cancelled:
             message = getattr(last, "error_message", None) or "the model request failed"
@@ -187,6 +193,8 @@ class PiAcpAgent:
     ) -> ResumeSessionResponse:
         """Open a saved pi session without replaying it."""
         live_id = await self._restore(cwd, session_id)
+        self._live(live_id).title = title(self._live(live_id).session)
+        self._announce_commands(live_id)
         return ResumeSessionResponse(config_options=config_options(self._live(live_id).session))
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
@@ -235,6 +243,28 @@ class PiAcpAgent:
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
         """Extension notifications are ignored."""
+
+    async def _report_state(self, session_id: str, live: _Live) -> None:
+        current = usage(live.session)
+        if current is not None:
+            await self._client.session_update(session_id=session_id, update=current)
+        name = title(live.session)
+        if name and name != live.title:
+            live.title = name
+            await self._client.session_update(session_id=session_id, update=title_update(name))
+
+    def _announce_commands(self, session_id: str) -> None:
+        # after the answer that names the session, so the client knows the id
+        live = self._live(session_id)
+        update = available_commands(live.session)
+
+        async def send() -> None:
+            await asyncio.sleep(0)
+            await self._client.session_update(session_id=session_id, update=update)
+
+        task = asyncio.ensure_future(send())
+        live.pending.add(task)
+        task.add_done_callback(live.pending.discard)
 
     def _live(self, session_id: str) -> _Live:
         live = self._sessions.get(session_id)
