@@ -14,17 +14,30 @@ from typing import Any
 
 import pytest
 from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp.connection import StreamDirection, StreamEvent
 from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
+    CloseSessionResponse,
     DeniedOutcome,
     FileSystemCapabilities,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptResponse,
+    ReadTextFileRequest,
     ReadTextFileResponse,
+    RequestPermissionRequest,
     RequestPermissionResponse,
+    ResumeSessionResponse,
     SessionNotification,
+    SetSessionConfigOptionResponse,
     ToolCallStart,
+    WriteTextFileRequest,
     WriteTextFileResponse,
 )
+from pydantic import BaseModel
 
 from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
 
@@ -77,6 +90,54 @@ class Recorder:
         return [u.session_update for u in self.updates if u.session_update not in SESSION_WIDE]
 
 
+AGENT_REQUESTS: dict[str, type[BaseModel]] = {
+    "session/update": SessionNotification,
+    "session/request_permission": RequestPermissionRequest,
+    "fs/read_text_file": ReadTextFileRequest,
+    "fs/write_text_file": WriteTextFileRequest,
+}
+AGENT_RESPONSES: dict[str, type[BaseModel]] = {
+    "initialize": InitializeResponse,
+    "session/new": NewSessionResponse,
+    "session/prompt": PromptResponse,
+    "session/load": LoadSessionResponse,
+    "session/list": ListSessionsResponse,
+    "session/resume": ResumeSessionResponse,
+    "session/close": CloseSessionResponse,
+    "session/set_config_option": SetSessionConfigOptionResponse,
+}
+
+
+class WireChecker:
+    """Validates every raw JSON-RPC message `pi acp` sends against the SDK's schema models."""
+
+    def __init__(self) -> None:
+        self.asked: dict[Any, str] = {}
+        self.checked = 0
+        self.invalid: list[str] = []
+
+    def __call__(self, event: StreamEvent) -> None:
+        try:
+            self._check(event)
+        except Exception as error:  # the SDK swallows an observer's exceptions
+            self.invalid.append(f"{event.message!r}: {error!r}")
+
+    def _check(self, event: StreamEvent) -> None:
+        message = event.message
+        if event.direction == StreamDirection.OUTGOING:
+            if "method" in message and "id" in message:
+                self.asked[message["id"]] = message["method"]
+            return
+        self.checked += 1
+        if "method" in message:
+            AGENT_REQUESTS[message["method"]].model_validate(message["params"])
+        elif "error" in message:
+            assert isinstance(message["error"]["code"], int)
+            assert isinstance(message["error"]["message"], str)
+        else:
+            AGENT_RESPONSES[self.asked[message["id"]]].model_validate(message["result"] or {})
+
+
 class Project:
     """A project folder, an isolated agent dir and HOME, the fake model."""
 
@@ -92,12 +153,18 @@ class Project:
         )
         subprocess.run(["git", "init", "-q", str(self.cwd)], check=True)
         self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
+        self.wire = WireChecker()
 
     @asynccontextmanager
     async def agent(self, client: Recorder, capabilities: Any = None) -> AsyncIterator[Any]:
         """Spawn `pi acp` and initialize a connection to it."""
         async with spawn_agent_process(
-            client, console_script("pi"), "acp", env=self.env, cwd=str(self.cwd)
+            client,
+            console_script("pi"),
+            "acp",
+            env=self.env,
+            cwd=str(self.cwd),
+            observers=[self.wire],
         ) as (conn, _process):
             # a pi without `acp` never answers: fail instead of hanging
             reply = await asyncio.wait_for(
@@ -118,7 +185,10 @@ class Project:
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
     with FakeLLMServer() as fake:
-        yield Project(tmp_path, fake)
+        made = Project(tmp_path, fake)
+        yield made
+    assert made.wire.invalid == []
+    assert made.wire.checked > 0
 
 
 async def test_prompt_streams_text_and_ends_the_turn(project: Project) -> None:
