@@ -397,3 +397,44 @@ async def test_commands_usage_and_title_are_reported(project: Project) -> None:
     assert (used[-1].used, used[-1].size) == (1230, 128000)
     titles = [u.title for u in client.updates if u.session_update == "session_info_update"]
     assert titles == ["Review main.py"]
+
+
+NOISY_PLUGIN = """
+from pi_core import hookimpl
+
+print("noise while loading")
+
+
+@hookimpl
+def before_agent_start(event):
+    print("noise during a turn")
+"""
+
+
+async def test_a_plugin_printing_to_stdout_does_not_corrupt_the_protocol(
+    project: Project, tmp_path: Path
+) -> None:
+    extensions = project.cwd / ".pi" / "extensions"
+    extensions.mkdir(parents=True)
+    (extensions / "noisy.py").write_text(NOISY_PLUGIN)
+    project.fake.queue(chat_stream("still fine"))
+    client = Recorder()
+    errors = tmp_path / "stderr.txt"
+    with errors.open("wb") as sink:
+        async with spawn_agent_process(
+            client,
+            console_script("pi"),
+            "acp",
+            env=project.env,
+            cwd=str(project.cwd),
+            transport_kwargs={"stderr": sink},
+            observers=[project.wire],
+        ) as (conn, _process):
+            await asyncio.wait_for(conn.initialize(protocol_version=PROTOCOL_VERSION), 30)
+            session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+            reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert reply.stop_reason == "end_turn"
+    said = [u.content.text for u in client.updates if u.session_update == "agent_message_chunk"]
+    assert "".join(said) == "still fine"
+    assert "noise while loading" in errors.read_text()
+    assert "noise during a turn" in errors.read_text()
