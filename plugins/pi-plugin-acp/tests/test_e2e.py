@@ -19,21 +19,30 @@ from acp.schema import (
     AllowedOutcome,
     ClientCapabilities,
     CloseSessionResponse,
+    CreateTerminalRequest,
+    CreateTerminalResponse,
     DeniedOutcome,
     FileSystemCapabilities,
     InitializeResponse,
+    KillTerminalRequest,
     ListSessionsResponse,
     LoadSessionResponse,
     NewSessionResponse,
     PromptResponse,
     ReadTextFileRequest,
     ReadTextFileResponse,
+    ReleaseTerminalRequest,
+    ReleaseTerminalResponse,
     RequestPermissionRequest,
     RequestPermissionResponse,
     ResumeSessionResponse,
     SessionNotification,
     SetSessionConfigOptionResponse,
+    TerminalOutputRequest,
+    TerminalOutputResponse,
     ToolCallStart,
+    WaitForTerminalExitRequest,
+    WaitForTerminalExitResponse,
     WriteTextFileRequest,
     WriteTextFileResponse,
 )
@@ -56,6 +65,8 @@ class Recorder:
         self.hold = False
         self.buffers: dict[str, str] = {}
         self.reads: list[str] = []
+        self.terminals: list[list[Any]] = []
+        self.released: list[str] = []
 
     async def request_permission(
         self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
@@ -85,6 +96,22 @@ class Recorder:
         self.buffers[path] = content
         return WriteTextFileResponse()
 
+    async def create_terminal(
+        self, command: str, session_id: str, args: Any = None, cwd: Any = None, **kwargs: Any
+    ) -> Any:
+        self.terminals.append([command, *(args or []), cwd])
+        return CreateTerminalResponse(terminal_id=f"term-{len(self.terminals)}")
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        return WaitForTerminalExitResponse(exit_code=0)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        return TerminalOutputResponse(output="output of the editor's terminal\n", truncated=False)
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.released.append(terminal_id)
+        return ReleaseTerminalResponse()
+
     def kinds(self) -> list[str]:
         """The sessionUpdate kind of every conversation update, in order."""
         return [u.session_update for u in self.updates if u.session_update not in SESSION_WIDE]
@@ -95,6 +122,11 @@ AGENT_REQUESTS: dict[str, type[BaseModel]] = {
     "session/request_permission": RequestPermissionRequest,
     "fs/read_text_file": ReadTextFileRequest,
     "fs/write_text_file": WriteTextFileRequest,
+    "terminal/create": CreateTerminalRequest,
+    "terminal/wait_for_exit": WaitForTerminalExitRequest,
+    "terminal/output": TerminalOutputRequest,
+    "terminal/release": ReleaseTerminalRequest,
+    "terminal/kill": KillTerminalRequest,
 }
 AGENT_RESPONSES: dict[str, type[BaseModel]] = {
     "initialize": InitializeResponse,
@@ -438,3 +470,19 @@ async def test_a_plugin_printing_to_stdout_does_not_corrupt_the_protocol(
     assert "".join(said) == "still fine"
     assert "noise while loading" in errors.read_text()
     assert "noise during a turn" in errors.read_text()
+
+
+async def test_bash_runs_in_the_editors_terminal_when_it_offers_one(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("bash", {"command": "echo hi"})]), chat_stream("ran it")
+    )
+    client = Recorder("allow_once")
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("run")])
+    assert reply.stop_reason == "end_turn"
+    assert client.terminals == [["bash", "-c", "echo hi", str(project.cwd)]]
+    assert client.released == ["term-1"]
+    assert "output of the editor's terminal" in project.sent_texts(1)
+    start = next(u for u in client.updates if u.session_update == "tool_call")
+    assert (start.kind, start.title) == ("execute", "bash: echo hi")

@@ -297,7 +297,7 @@ class PiAcpAgent:
         holder["id"] = session.session_id
         live = _Live(session)
         self._sessions[session.session_id] = live
-        translator = EventTranslator(cwd, disk_diffs=operations is None)
+        translator = EventTranslator(cwd, disk_diffs=operations is None or operations.write is None)
 
         def listener(event: Any) -> None:
             updates = translator.translate(event)

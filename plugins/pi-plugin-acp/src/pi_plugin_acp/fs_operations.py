@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pi_core.tools.operations import ToolOperations
+from pi_plugin_acp.terminal_operations import ClientTerminal
 
 # Binary files are not text buffers: `read` of an image still comes from the disk.
 BINARY_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".pdf"}
@@ -52,11 +53,14 @@ class ClientFiles:
 def client_operations(
     capabilities: Any, session_id: Callable[[], str], conn: Any
 ) -> ToolOperations | None:
-    """The operations the client's `fs` capabilities allow, or None when it offers none."""
+    """The operations the client's `fs` and `terminal` capabilities allow, or None."""
     fs = getattr(capabilities, "fs", None)
     can_read = bool(getattr(fs, "read_text_file", False))
     can_write = bool(getattr(fs, "write_text_file", False))
-    if not (can_read or can_write):
+    terminal = (
+        ClientTerminal(conn, session_id) if getattr(capabilities, "terminal", False) else None
+    )
+    if not (can_read or can_write or terminal):
         return None
 
     async def read_text(path: str) -> str:
@@ -71,4 +75,5 @@ def client_operations(
         read=files if can_read else None,
         write=files if can_write else None,
         edit=files if can_read and can_write else None,
+        bash=terminal,
     )
