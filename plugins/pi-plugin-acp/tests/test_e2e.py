@@ -67,6 +67,9 @@ class Recorder:
         self.reads: list[str] = []
         self.terminals: list[list[Any]] = []
         self.released: list[str] = []
+        self.terminal_started = asyncio.Event()
+        self.terminal_release = asyncio.Event()
+        self.terminal_release.set()
 
     async def request_permission(
         self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
@@ -100,9 +103,11 @@ class Recorder:
         self, command: str, session_id: str, args: Any = None, cwd: Any = None, **kwargs: Any
     ) -> Any:
         self.terminals.append([command, *(args or []), cwd])
+        self.terminal_started.set()
         return CreateTerminalResponse(terminal_id=f"term-{len(self.terminals)}")
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        await self.terminal_release.wait()
         return WaitForTerminalExitResponse(exit_code=0)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
@@ -166,6 +171,8 @@ class WireChecker:
         elif "error" in message:
             assert isinstance(message["error"]["code"], int)
             assert isinstance(message["error"]["message"], str)
+        elif self.asked[message["id"]].startswith("_"):
+            assert isinstance(message["result"], dict)  # an extension method's answer
         else:
             AGENT_RESPONSES[self.asked[message["id"]]].model_validate(message["result"] or {})
 
@@ -486,3 +493,28 @@ async def test_bash_runs_in_the_editors_terminal_when_it_offers_one(project: Pro
     assert "output of the editor's terminal" in project.sent_texts(1)
     start = next(u for u in client.updates if u.session_update == "tool_call")
     assert (start.kind, start.title) == ("execute", "bash: echo hi")
+
+
+async def test_steer_reaches_the_model_after_the_running_tool(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("bash", {"command": "make"})]), chat_stream("noted")
+    )
+    client = Recorder("allow_once")
+    client.terminal_release.clear()
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("build")])
+        )
+        await client.terminal_started.wait()
+        answer = await conn.ext_method(
+            "pi/steer", {"sessionId": session.session_id, "text": "use the debug target"}
+        )
+        client.terminal_release.set()
+        reply = await turn
+        with pytest.raises(RequestError):
+            await conn.ext_method("pi/steer", {"sessionId": session.session_id, "text": ""})
+    assert answer == {"queued": True}
+    assert reply.stop_reason == "end_turn"
+    assert "use the debug target" in project.sent_texts(1)
+    assert "use the debug target" not in project.sent_texts(0)

@@ -35,6 +35,7 @@ from pi_core.config.paths import agent_dir as default_agent_dir
 from pi_core.sdk import create_agent_session
 from pi_core.session.listing import list_sessions
 from pi_core.session.manager import SessionManager
+from pi_plugin_acp import extensions
 from pi_plugin_acp.config_options import apply_option, config_options
 from pi_plugin_acp.fs_operations import client_operations
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
@@ -238,8 +239,13 @@ class PiAcpAgent:
         return None
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """No extension methods yet."""
-        raise RequestError.method_not_found(method)
+        """pi's extensions: `_pi/steer` and `_pi/follow_up` (see pi_plugin_acp.extensions)."""
+        if method not in extensions.METHODS:
+            raise RequestError.method_not_found(f"_{method}")
+        session_id = params.get("sessionId")
+        if not isinstance(session_id, str):
+            raise RequestError.invalid_params({"message": "sessionId is required"})
+        return await extensions.call(self._live(session_id).session, method, params)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
         """Extension notifications are ignored."""
