@@ -514,6 +514,11 @@ async def test_steer_reaches_the_model_after_the_running_tool(project: Project) 
         reply = await turn
         with pytest.raises(RequestError):
             await conn.ext_method("pi/steer", {"sessionId": session.session_id, "text": ""})
+        with pytest.raises(RequestError) as idle:
+            await conn.ext_method(
+                "pi/follow_up", {"sessionId": session.session_id, "text": "later"}
+            )
+        assert "no turn is running" in str(idle.value.data)
     assert answer == {"queued": True}
     assert reply.stop_reason == "end_turn"
     assert "use the debug target" in project.sent_texts(1)

@@ -7,6 +7,7 @@ from typing import Any
 
 from acp import RequestError
 
+from pi_core.agent_session.prompting import CommandNotQueueable
 from pi_core.agent_session.session import AgentSession
 
 METHODS = ("pi/steer", "pi/follow_up")
@@ -21,12 +22,16 @@ def message_text(params: dict[str, Any]) -> str:
 
 
 async def call(session: AgentSession, method: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Run `_pi/steer` (delivered after the current tool calls) or `_pi/follow_up` (after the
-    turn ends); `{"queued": true}` when the message waits, false when it started a turn."""
+    """Queue `_pi/steer` (delivered after the current tool calls) or `_pi/follow_up` (after the
+    turn ends) into the running turn; refused when no turn runs (use `session/prompt`)."""
     text = message_text(params)
-    queued = session.is_streaming
-    if method == "pi/steer":
-        await session.steer(text)
-    else:
-        await session.follow_up(text)
-    return {"queued": queued}
+    if not session.is_streaming:
+        raise RequestError.invalid_params({"message": "no turn is running; use session/prompt"})
+    try:
+        if method == "pi/steer":
+            await session.steer(text)
+        else:
+            await session.follow_up(text)
+    except CommandNotQueueable as error:
+        raise RequestError.invalid_params({"message": str(error)}) from error
+    return {"queued": True}
