@@ -25,6 +25,7 @@ from acp.schema import (
     FileSystemCapabilities,
     InitializeResponse,
     KillTerminalRequest,
+    KillTerminalResponse,
     ListSessionsResponse,
     LoadSessionResponse,
     NewSessionResponse,
@@ -67,6 +68,7 @@ class Recorder:
         self.reads: list[str] = []
         self.terminals: list[list[Any]] = []
         self.released: list[str] = []
+        self.killed: list[str] = []
         self.terminal_started = asyncio.Event()
         self.terminal_release = asyncio.Event()
         self.terminal_release.set()
@@ -112,6 +114,11 @@ class Recorder:
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         return TerminalOutputResponse(output="output of the editor's terminal\n", truncated=False)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.killed.append(terminal_id)
+        self.terminal_release.set()
+        return KillTerminalResponse()
 
     async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
         self.released.append(terminal_id)
@@ -523,3 +530,21 @@ async def test_steer_reaches_the_model_after_the_running_tool(project: Project) 
     assert reply.stop_reason == "end_turn"
     assert "use the debug target" in project.sent_texts(1)
     assert "use the debug target" not in project.sent_texts(0)
+
+
+async def test_cancel_while_a_command_runs_kills_its_terminal(project: Project) -> None:
+    project.fake.queue(chat_stream(tool_calls=[("bash", {"command": "sleep 100"})]))
+    client = Recorder("allow_once")
+    client.terminal_release.clear()
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("wait")])
+        )
+        await client.terminal_started.wait()
+        await conn.cancel(session_id=session.session_id)
+        reply = await turn
+    assert reply.stop_reason == "cancelled"
+    assert client.killed == ["term-1"]
+    assert client.released == ["term-1"]
+    assert len(project.fake.requests) == 1

@@ -36,8 +36,8 @@ from pi_core.sdk import create_agent_session
 from pi_core.session.listing import list_sessions
 from pi_core.session.manager import SessionManager
 from pi_plugin_acp import extensions
+from pi_plugin_acp.client_operations import client_operations
 from pi_plugin_acp.config_options import apply_option, config_options
-from pi_plugin_acp.fs_operations import client_operations
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
 from pi_plugin_acp.permission import AcpPermissionGate
 from pi_plugin_acp.replay import replay_updates

@@ -6,10 +6,6 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
-
-from pi_core.tools.operations import ToolOperations
-from pi_plugin_acp.terminal_operations import ClientTerminal
 
 # Binary files are not text buffers: `read` of an image still comes from the disk.
 BINARY_SUFFIXES = {".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".pdf"}
@@ -48,32 +44,3 @@ class ClientFiles:
             Path(path).write_bytes(content)
             return
         await self._write_text(path, content.decode("utf-8", errors="replace"))
-
-
-def client_operations(
-    capabilities: Any, session_id: Callable[[], str], conn: Any
-) -> ToolOperations | None:
-    """The operations the client's `fs` and `terminal` capabilities allow, or None."""
-    fs = getattr(capabilities, "fs", None)
-    can_read = bool(getattr(fs, "read_text_file", False))
-    can_write = bool(getattr(fs, "write_text_file", False))
-    terminal = (
-        ClientTerminal(conn, session_id) if getattr(capabilities, "terminal", False) else None
-    )
-    if not (can_read or can_write or terminal):
-        return None
-
-    async def read_text(path: str) -> str:
-        reply = await conn.read_text_file(path=path, session_id=session_id())
-        return str(reply.content)
-
-    async def write_text(path: str, text: str) -> None:
-        await conn.write_text_file(content=text, path=path, session_id=session_id())
-
-    files = ClientFiles(read_text if can_read else None, write_text if can_write else None)
-    return ToolOperations(
-        read=files if can_read else None,
-        write=files if can_write else None,
-        edit=files if can_read and can_write else None,
-        bash=terminal,
-    )
