@@ -77,6 +77,8 @@ class Recorder:
         self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
     ) -> RequestPermissionResponse:
         self.asked.append(tool_call)
+        if self.answer == "fail":
+            raise RuntimeError("the editor could not show the dialog")
         if self.hold:
             await self.release.wait()
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
@@ -548,3 +550,18 @@ async def test_cancel_while_a_command_runs_kills_its_terminal(project: Project) 
     assert client.killed == ["term-1"]
     assert client.released == ["term-1"]
     assert len(project.fake.requests) == 1
+
+
+async def test_a_failing_permission_request_denies_the_tool(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "e.txt", "content": "x"})]),
+        chat_stream("understood"),
+    )
+    client = Recorder("fail")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write")])
+    assert reply.stop_reason == "end_turn"
+    assert len(client.asked) == 1
+    assert not (project.cwd / "e.txt").exists()
+    assert "denied permission" in project.sent_texts(1)
