@@ -1,0 +1,1 @@
+"""pi as a native ACP agent."""

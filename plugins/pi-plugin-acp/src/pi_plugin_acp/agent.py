@@ -1,0 +1,323 @@
+"""`PiAcpAgent`: the ACP `Agent` whose sessions are real pi sessions (saved as session files)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp import PROTOCOL_VERSION, Client, RequestError
+from acp.schema import (
+    AgentCapabilities,
+    CloseSessionResponse,
+    ForkSessionResponse,
+    Implementation,
+    InitializeResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    McpCapabilities,
+    NewSessionResponse,
+    PermissionOption,
+    PromptCapabilities,
+    PromptResponse,
+    RequestPermissionResponse,
+    ResumeSessionResponse,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionInfo,
+    SessionListCapabilities,
+    SessionResumeCapabilities,
+    SetSessionConfigOptionResponse,
+)
+
+from pi_core import AgentSession, SessionManager, create_agent_session, list_sessions
+from pi_core import agent_dir as default_agent_dir
+from pi_plugin_acp import extensions
+from pi_plugin_acp.client_operations import client_operations
+from pi_plugin_acp.config_options import apply_option, config_options
+from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
+from pi_plugin_acp.permission import AcpPermissionGate
+from pi_plugin_acp.replay import replay_updates
+from pi_plugin_acp.rules import PermissionRules
+from pi_plugin_acp.session_state import available_commands, title, title_update, usage
+from pi_plugin_acp.updates import EventTranslator
+
+
+@dataclass
+class _Live:
+    """One ACP session: its pi session and the state of the turn in flight."""
+
+    session: AgentSession
+    cancelled: bool = False
+    title: str | None = None
+    pending: set[asyncio.Task[Any]] = field(default_factory=set)
+
+
+class PiAcpAgent:
+    """Serves pi sessions to one ACP client connection."""
+
+    def __init__(self) -> None:
+        self._conn: Client | None = None
+        self._sessions: dict[str, _Live] = {}
+        self._agent_dir = default_agent_dir()
+        self._capabilities: Any = None
+
+    def on_connect(self, conn: Client) -> None:
+        """Remember the client, to send it updates and ask it for permission."""
+        self._conn = conn
+
+    @property
+    def _client(self) -> Client:
+        if self._conn is None:
+            raise RequestError.internal_error({"message": "no client connection"})
+        return self._conn
+
+    async def initialize(
+        self, protocol_version: int, client_capabilities: Any = None, client_info: Any = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:  # fmt: skip
+        """Say what pi supports: loading sessions, images and embedded context, listing."""
+        from pi_core import __version__
+
+        self._capabilities = client_capabilities
+
+        return InitializeResponse(
+            protocol_version=min(protocol_version, PROTOCOL_VERSION),
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+                mcp_capabilities=McpCapabilities(http=False, sse=False),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    close=SessionCloseCapabilities(),
+                ),
+            ),
+            auth_methods=[],
+            agent_info=Implementation(name="pi", title="pi", version=__version__),
+        )
+
+    async def new_session(
+        self, cwd: str, additional_directories: Any = None, mcp_servers: Any = None, **kwargs: Any
+    ) -> NewSessionResponse:
+        """Start a new pi session in `cwd`; its id is the pi session id."""
+        session_id = await self._open(cwd, SessionManager.create(cwd))
+        options = config_options(self._live(session_id).session)
+        self._announce_commands(session_id)
+        return NewSessionResponse(session_id=session_id, config_options=options)
+
+    async def load_session(
+        self,
+        cwd: str,
+        session_id: str,
+        mcp_servers: Any = None,
+        additional_directories: Any = None,
+        **kwargs: Any,
+    ) -> LoadSessionResponse:
+        """Open a saved pi session and replay its whole conversation as updates."""
+        live_id = await self._restore(cwd, session_id)
+        live = self._sessions[live_id]
+        for update in replay_updates(live.session.messages, cwd):
+            await self._client.session_update(session_id=live_id, update=update)
+        live.title = title(live.session)
+        self._announce_commands(live_id)
+        return LoadSessionResponse(config_options=config_options(live.session))
+
+    async def _restore(self, cwd: str, session_id: str) -> str:
+        if session_id in self._sessions:
+            return session_id
+        info = next((i for i in list_sessions(cwd) if i.id == session_id), None)
+        if info is None:
+            raise RequestError.resource_not_found(session_id)
+        return await self._open(cwd, SessionManager.open(info.path, cwd=cwd))
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        """The saved pi sessions of `cwd`, most recent first."""
+        if cwd is None:
+            return ListSessionsResponse(sessions=[])
+        return ListSessionsResponse(
+            sessions=[
+                SessionInfo(
+                    session_id=info.id,
+                    cwd=info.cwd or cwd,
+                    title=info.name or info.first_message[:80] or None,
+                    updated_at=info.modified.isoformat(),
+                )
+                for info in list_sessions(cwd)
+            ]
+        )
+
+    async def prompt(
+        self, session_id: str, prompt: list[PromptBlock], **kwargs: Any
+    ) -> PromptResponse:
+        """Run one prompt to the end of the agent's turn."""
+        live = self._live(session_id)
+        live.cancelled = False
+        text, images = prompt_to_pi(prompt)
+        before = len(live.session.messages)
+        await live.session.prompt(text, images=images or None, source="rpc")
+        await self._drain(live)
+        last = next(
+            (
+                m
+                for m in reversed(live.session.messages[before:])
+                if getattr(m, "role", "") == "assistant"
+            ),
+            None,
+        )
+        await self._report_state(session_id, live)
+        reason = getattr(last, "stop_reason", None)
+        if reason == "error" and not live.cancelled:
+            message = getattr(last, "error_message", None) or "the model request failed"
+            raise RequestError.internal_error({"message": message})
+        return PromptResponse(stop_reason=stop_reason(reason, live.cancelled))
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        """Stop the turn in flight; its `session/prompt` answers `cancelled`."""
+        live = self._sessions.get(session_id)
+        if live is not None:
+            live.cancelled = True
+            await live.session.abort()
+
+    async def resume_session(
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: Any = None,
+        mcp_servers: Any = None,
+        **kwargs: Any,
+    ) -> ResumeSessionResponse:
+        """Open a saved pi session without replaying it."""
+        live_id = await self._restore(cwd, session_id)
+        self._live(live_id).title = title(self._live(live_id).session)
+        self._announce_commands(live_id)
+        return ResumeSessionResponse(config_options=config_options(self._live(live_id).session))
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
+        """Stop the session's turn, if any, and forget it (its file stays)."""
+        live = self._live(session_id)
+        if not live.session.is_idle:
+            live.cancelled = True
+            await live.session.abort()
+        await live.session.shutdown("quit")
+        del self._sessions[session_id]
+        return CloseSessionResponse()
+
+    async def fork_session(
+        self,
+        session_id: str,
+        cwd: str,
+        additional_directories: Any = None,
+        mcp_servers: Any = None,
+        **kwargs: Any,
+    ) -> ForkSessionResponse:
+        """Not supported yet."""
+        raise RequestError.method_not_found("session/fork")
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> None:
+        """pi has no session modes."""
+        raise RequestError.invalid_params({"message": f"unknown mode {mode_id}"})
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
+    ) -> SetSessionConfigOptionResponse:
+        """Switch the model or the thinking level."""
+        session = self._live(session_id).session
+        try:
+            await apply_option(session, config_id, str(value))
+        except ValueError as error:
+            raise RequestError.invalid_params({"message": str(error)}) from error
+        return SetSessionConfigOptionResponse(config_options=config_options(session))
+
+    async def authenticate(self, method_id: str, **kwargs: Any) -> None:
+        """No ACP authentication: pi's credentials come from its agent folder."""
+        return None
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """pi's extensions: `_pi/steer` and `_pi/follow_up` (see pi_plugin_acp.extensions)."""
+        if method not in extensions.METHODS:
+            raise RequestError.method_not_found(f"_{method}")
+        session_id = params.get("sessionId")
+        if not isinstance(session_id, str):
+            raise RequestError.invalid_params({"message": "sessionId is required"})
+        return await extensions.call(self._live(session_id).session, method, params)
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        """Extension notifications are ignored."""
+
+    async def _report_state(self, session_id: str, live: _Live) -> None:
+        current = usage(live.session)
+        if current is not None:
+            await self._client.session_update(session_id=session_id, update=current)
+        name = title(live.session)
+        if name and name != live.title:
+            live.title = name
+            await self._client.session_update(session_id=session_id, update=title_update(name))
+
+    def _announce_commands(self, session_id: str) -> None:
+        # after the answer that names the session, so the client knows the id
+        live = self._live(session_id)
+        update = available_commands(live.session)
+
+        async def send() -> None:
+            await asyncio.sleep(0)
+            await self._client.session_update(session_id=session_id, update=update)
+
+        task = asyncio.ensure_future(send())
+        live.pending.add(task)
+        task.add_done_callback(live.pending.discard)
+
+    def _live(self, session_id: str) -> _Live:
+        live = self._sessions.get(session_id)
+        if live is None:
+            raise RequestError.resource_not_found(session_id)
+        return live
+
+    async def _open(self, cwd: str, manager: SessionManager) -> str:
+        holder: dict[str, str] = {}
+
+        async def ask(tool_call: Any, options: list[PermissionOption]) -> RequestPermissionResponse:
+            return await self._client.request_permission(
+                session_id=holder["id"], tool_call=tool_call, options=options
+            )
+
+        async def notify(update: Any) -> None:
+            await self._client.session_update(session_id=holder["id"], update=update)
+
+        gate = AcpPermissionGate(
+            ask, notify, PermissionRules(self._agent_dir / "acp-permissions.json")
+        )
+        operations = client_operations(self._capabilities, lambda: holder["id"], self._client)
+        session = await create_agent_session(
+            cwd=cwd,
+            agent_dir=self._agent_dir,
+            session=manager,
+            plugins=[gate],
+            tool_operations=operations,
+        )
+        holder["id"] = session.session_id
+        live = _Live(session)
+        self._sessions[session.session_id] = live
+        translator = EventTranslator(cwd, disk_diffs=operations is None or operations.write is None)
+
+        def listener(event: Any) -> None:
+            updates = translator.translate(event)
+            if not updates:
+                return
+            # session/update notifications keep the order the events came in
+            task = asyncio.ensure_future(self._send_all(session.session_id, updates, live))
+            live.pending.add(task)
+            task.add_done_callback(live.pending.discard)
+
+        session.subscribe(listener)
+        return session.session_id
+
+    async def _send_all(self, session_id: str, updates: list[Any], live: _Live) -> None:
+        for update in updates:
+            await self._client.session_update(session_id=session_id, update=update)
+
+    async def _drain(self, live: _Live) -> None:
+        while live.pending:
+            await asyncio.gather(*list(live.pending), return_exceptions=True)

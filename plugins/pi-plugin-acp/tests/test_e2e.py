@@ -1,0 +1,567 @@
+"""`pi acp` as a subprocess, driven by the ACP SDK's own client, against the loopback fake
+model; every message pi sends is validated against the SDK's schema models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp.connection import StreamDirection, StreamEvent
+from acp.schema import (
+    AllowedOutcome,
+    ClientCapabilities,
+    CloseSessionResponse,
+    CreateTerminalRequest,
+    CreateTerminalResponse,
+    DeniedOutcome,
+    FileSystemCapabilities,
+    InitializeResponse,
+    KillTerminalRequest,
+    KillTerminalResponse,
+    ListSessionsResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptResponse,
+    ReadTextFileRequest,
+    ReadTextFileResponse,
+    ReleaseTerminalRequest,
+    ReleaseTerminalResponse,
+    RequestPermissionRequest,
+    RequestPermissionResponse,
+    ResumeSessionResponse,
+    SessionNotification,
+    SetSessionConfigOptionResponse,
+    TerminalOutputRequest,
+    TerminalOutputResponse,
+    ToolCallStart,
+    WaitForTerminalExitRequest,
+    WaitForTerminalExitResponse,
+    WriteTextFileRequest,
+    WriteTextFileResponse,
+)
+from pydantic import BaseModel
+
+from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
+
+SESSION_WIDE = {"available_commands_update", "usage_update", "session_info_update"}
+
+
+class Recorder:
+    """An ACP client: records every update, answers permission requests as told."""
+
+    def __init__(self, answer: str = "allow_once") -> None:
+        self.answer = answer
+        self.updates: list[Any] = []
+        self.asked: list[Any] = []
+        self.tool_announced = asyncio.Event()
+        self.release = asyncio.Event()
+        self.hold = False
+        self.buffers: dict[str, str] = {}
+        self.reads: list[str] = []
+        self.terminals: list[list[Any]] = []
+        self.released: list[str] = []
+        self.killed: list[str] = []
+        self.terminal_started = asyncio.Event()
+        self.terminal_release = asyncio.Event()
+        self.terminal_release.set()
+
+    async def request_permission(
+        self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
+    ) -> RequestPermissionResponse:
+        self.asked.append(tool_call)
+        if self.answer == "fail":
+            raise RuntimeError("the editor could not show the dialog")
+        if self.hold:
+            await self.release.wait()
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id=self.answer)
+        )
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        # validate the whole notification as it came over the wire
+        SessionNotification.model_validate(
+            {"sessionId": session_id, "update": update.model_dump(by_alias=True, exclude_none=True)}
+        )
+        self.updates.append(update)
+        if isinstance(update, ToolCallStart):
+            self.tool_announced.set()
+
+    async def read_text_file(self, path: str, session_id: str, **kwargs: Any) -> Any:
+        self.reads.append(path)
+        return ReadTextFileResponse(content=self.buffers[path])
+
+    async def write_text_file(self, content: str, path: str, session_id: str, **kwargs: Any) -> Any:
+        self.buffers[path] = content
+        return WriteTextFileResponse()
+
+    async def create_terminal(
+        self, command: str, session_id: str, args: Any = None, cwd: Any = None, **kwargs: Any
+    ) -> Any:
+        self.terminals.append([command, *(args or []), cwd])
+        self.terminal_started.set()
+        return CreateTerminalResponse(terminal_id=f"term-{len(self.terminals)}")
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        await self.terminal_release.wait()
+        return WaitForTerminalExitResponse(exit_code=0)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        return TerminalOutputResponse(output="output of the editor's terminal\n", truncated=False)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.killed.append(terminal_id)
+        self.terminal_release.set()
+        return KillTerminalResponse()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
+        self.released.append(terminal_id)
+        return ReleaseTerminalResponse()
+
+    def kinds(self) -> list[str]:
+        """The sessionUpdate kind of every conversation update, in order."""
+        return [u.session_update for u in self.updates if u.session_update not in SESSION_WIDE]
+
+
+AGENT_REQUESTS: dict[str, type[BaseModel]] = {
+    "session/update": SessionNotification,
+    "session/request_permission": RequestPermissionRequest,
+    "fs/read_text_file": ReadTextFileRequest,
+    "fs/write_text_file": WriteTextFileRequest,
+    "terminal/create": CreateTerminalRequest,
+    "terminal/wait_for_exit": WaitForTerminalExitRequest,
+    "terminal/output": TerminalOutputRequest,
+    "terminal/release": ReleaseTerminalRequest,
+    "terminal/kill": KillTerminalRequest,
+}
+AGENT_RESPONSES: dict[str, type[BaseModel]] = {
+    "initialize": InitializeResponse,
+    "session/new": NewSessionResponse,
+    "session/prompt": PromptResponse,
+    "session/load": LoadSessionResponse,
+    "session/list": ListSessionsResponse,
+    "session/resume": ResumeSessionResponse,
+    "session/close": CloseSessionResponse,
+    "session/set_config_option": SetSessionConfigOptionResponse,
+}
+
+
+class WireChecker:
+    """Validates every raw JSON-RPC message `pi acp` sends against the SDK's schema models."""
+
+    def __init__(self) -> None:
+        self.asked: dict[Any, str] = {}
+        self.checked = 0
+        self.invalid: list[str] = []
+
+    def __call__(self, event: StreamEvent) -> None:
+        try:
+            self._check(event)
+        except Exception as error:  # the SDK swallows an observer's exceptions
+            self.invalid.append(f"{event.message!r}: {error!r}")
+
+    def _check(self, event: StreamEvent) -> None:
+        message = event.message
+        if event.direction == StreamDirection.OUTGOING:
+            if "method" in message and "id" in message:
+                self.asked[message["id"]] = message["method"]
+            return
+        self.checked += 1
+        if "method" in message:
+            AGENT_REQUESTS[message["method"]].model_validate(message["params"])
+        elif "error" in message:
+            assert isinstance(message["error"]["code"], int)
+            assert isinstance(message["error"]["message"], str)
+        elif self.asked[message["id"]].startswith("_"):
+            assert isinstance(message["result"], dict)  # an extension method's answer
+        else:
+            AGENT_RESPONSES[self.asked[message["id"]]].model_validate(message["result"] or {})
+
+
+class Project:
+    """A project folder, an isolated agent dir and HOME, the fake model."""
+
+    def __init__(self, root: Path, fake: FakeLLMServer) -> None:
+        self.fake = fake
+        self.cwd = root / "project"
+        self.agent_dir = root / "agent"
+        self.cwd.mkdir()
+        self.agent_dir.mkdir()
+        (self.agent_dir / "models.json").write_text(json.dumps(chat_models_json(fake.base_url)))
+        (self.agent_dir / "settings.json").write_text(
+            json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model"})
+        )
+        subprocess.run(["git", "init", "-q", str(self.cwd)], check=True)
+        self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
+        self.wire = WireChecker()
+
+    @asynccontextmanager
+    async def agent(self, client: Recorder, capabilities: Any = None) -> AsyncIterator[Any]:
+        """Spawn `pi acp` and initialize a connection to it."""
+        async with spawn_agent_process(
+            client,
+            console_script("pi"),
+            "acp",
+            env=self.env,
+            cwd=str(self.cwd),
+            observers=[self.wire],
+        ) as (conn, _process):
+            # a pi without `acp` never answers: fail instead of hanging
+            reply = await asyncio.wait_for(
+                conn.initialize(
+                    protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities
+                ),
+                timeout=30,
+            )
+            assert reply.agent_capabilities is not None
+            assert reply.agent_capabilities.load_session is True
+            yield conn
+
+    def sent_texts(self, index: int) -> str:
+        """Everything the fake's request number `index` carried, as one string."""
+        return json.dumps(self.fake.requests[index].json()["messages"])
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Iterator[Project]:
+    with FakeLLMServer() as fake:
+        made = Project(tmp_path, fake)
+        yield made
+    assert made.wire.invalid == []
+    assert made.wire.checked > 0
+
+
+async def test_prompt_streams_text_and_ends_the_turn(project: Project) -> None:
+    project.fake.queue(chat_stream("Hello from pi", reasoning="let me think"))
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi there")])
+    assert reply.stop_reason == "end_turn"
+    said = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_message_chunk"
+    )
+    thought = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_thought_chunk"
+    )
+    assert said == "Hello from pi"
+    assert thought == "let me think"
+    assert "hi there" in project.sent_texts(0)
+
+
+async def test_allowed_write_runs_and_is_reported_as_a_diff(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "notes.txt", "content": "new text\n"})]),
+        chat_stream("written"),
+    )
+    client = Recorder("allow_once")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write it")])
+    assert reply.stop_reason == "end_turn"
+    assert (project.cwd / "notes.txt").read_text() == "new text\n"
+    assert len(client.asked) == 1
+    start = next(u for u in client.updates if u.session_update == "tool_call")
+    assert (start.kind, start.status) == ("edit", "pending")
+    assert start.locations[0].path == str(project.cwd / "notes.txt")
+    statuses = [u.status for u in client.updates if u.session_update == "tool_call_update"]
+    assert statuses == ["in_progress", "completed"]
+    done = [u for u in client.updates if u.session_update == "tool_call_update"][-1]
+    assert done.content[0].type == "diff"
+    assert done.content[0].new_text == "new text\n"
+    assert client.kinds().index("tool_call") < client.kinds().index("tool_call_update")
+
+
+async def test_denied_write_is_not_run_and_the_model_is_told(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "notes.txt", "content": "x"})]),
+        chat_stream("ok, I will not"),
+    )
+    client = Recorder("reject_once")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write it")])
+    assert reply.stop_reason == "end_turn"
+    assert not (project.cwd / "notes.txt").exists()
+    assert "denied permission" in project.sent_texts(1)
+    statuses = [u.status for u in client.updates if u.session_update == "tool_call_update"]
+    assert statuses == ["failed"]
+
+
+async def test_allow_always_is_remembered_across_processes(project: Project) -> None:
+    call = [("write", {"path": "a.txt", "content": "1"})]
+    project.fake.queue(chat_stream(tool_calls=call), chat_stream("done"))
+    first = Recorder("allow_always")
+    async with project.agent(first) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "b.txt", "content": "2"})]), chat_stream("done")
+    )
+    second = Recorder("reject_once")
+    async with project.agent(second) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    assert second.asked == []
+    assert (project.cwd / "b.txt").read_text() == "2"
+
+
+async def test_cancel_while_permission_is_asked_stops_the_turn(project: Project) -> None:
+    project.fake.queue(chat_stream(tool_calls=[("write", {"path": "c.txt", "content": "x"})]))
+    client = Recorder()
+    client.hold = True
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+        )
+        await client.tool_announced.wait()
+        await conn.cancel(session_id=session.session_id)
+        client.release.set()
+        reply = await turn
+    assert reply.stop_reason == "cancelled"
+    assert not (project.cwd / "c.txt").exists()
+
+
+async def test_list_then_load_in_a_fresh_process_replays_the_conversation(
+    project: Project,
+) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "d.txt", "content": "x"})]),
+        chat_stream("all done"),
+    )
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("make d")])
+    replayed = Recorder()
+    async with project.agent(replayed) as conn:
+        listed = await conn.list_sessions(cwd=str(project.cwd))
+        assert [s.session_id for s in listed.sessions] == [session.session_id]
+        await conn.load_session(cwd=str(project.cwd), session_id=session.session_id, mcp_servers=[])
+    assert replayed.kinds() == [
+        "user_message_chunk",
+        "tool_call",
+        "tool_call_update",
+        "agent_message_chunk",
+    ]
+    chunks = [u for u in replayed.updates if u.session_update not in SESSION_WIDE]
+    assert chunks[0].content.text == "make d"
+    assert chunks[3].content.text == "all done"
+
+
+async def test_model_and_thinking_level_are_config_options(project: Project) -> None:
+    models = chat_models_json(project.fake.base_url, reasoning=True)
+    (project.agent_dir / "models.json").write_text(json.dumps(models))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        options = {o.id: o for o in session.config_options or []}
+        assert options["model"].current_value == "fake/fake-model"
+        assert "fake/fake-model" in [o.value for o in options["model"].options]
+        levels = [o.value for o in options["thought_level"].options]
+        current = options["thought_level"].current_value
+        other = next(level for level in levels if level != current)
+        reply = await conn.set_config_option(
+            config_id="thought_level", session_id=session.session_id, value=other
+        )
+        changed = {o.id: o for o in reply.config_options}
+        assert changed["thought_level"].current_value == other
+        with pytest.raises(RequestError) as refused:
+            await conn.set_config_option(
+                config_id="model", session_id=session.session_id, value="nope/none"
+            )
+        assert "unknown model" in str(refused.value.data)
+
+
+async def test_resume_continues_a_saved_session_without_replay(project: Project) -> None:
+    project.fake.queue(chat_stream("first answer"), chat_stream("second answer"))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("one")])
+        await conn.close_session(session_id=session.session_id)
+    resumed = Recorder()
+    async with project.agent(resumed) as conn:
+        await conn.resume_session(cwd=str(project.cwd), session_id=session.session_id)
+        assert resumed.kinds() == []
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("two")])
+    assert "first answer" in project.sent_texts(1)
+    assert "two" in project.sent_texts(1)
+
+
+async def test_files_go_through_the_editors_buffers_when_it_offers_fs(project: Project) -> None:
+    (project.cwd / "buf.txt").write_text("what the disk says\n")
+    project.fake.queue(
+        chat_stream(tool_calls=[("read", {"path": "buf.txt"})]),
+        chat_stream(
+            tool_calls=[
+                (
+                    "edit",
+                    {"path": "buf.txt", "edits": [{"oldText": "unsaved", "newText": "edited"}]},
+                )
+            ]
+        ),
+        chat_stream("done"),
+    )
+    client = Recorder("allow_once")
+    path = str(project.cwd / "buf.txt")
+    client.buffers[path] = "what the editor's unsaved buffer says\n"
+    fs = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=True, write_text_file=True))
+    async with project.agent(client, fs) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("look")])
+    assert reply.stop_reason == "end_turn"
+    assert "unsaved buffer says" in project.sent_texts(1)
+    assert "what the disk says" not in project.sent_texts(1)
+    assert client.buffers[path] == "what the editor's edited buffer says\n"
+    assert (project.cwd / "buf.txt").read_text() == "what the disk says\n"
+    assert set(client.reads) == {path}
+    done = [u for u in client.updates if u.session_update == "tool_call_update"][-1]
+    assert done.status == "completed"
+    assert all(block.type != "diff" for block in done.content or [])
+
+
+async def test_commands_usage_and_title_are_reported(project: Project) -> None:
+    prompts = project.cwd / ".pi" / "prompts"
+    prompts.mkdir(parents=True)
+    (prompts / "review.md").write_text("---\ndescription: Review the diff\n---\nReview $@\n")
+    project.fake.queue(chat_stream("looks fine", usage=(1200, 30)))
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("/review main.py")])
+    offered = next(u for u in client.updates if u.session_update == "available_commands_update")
+    assert ("review", "Review the diff") in [
+        (c.name, c.description) for c in offered.available_commands
+    ]
+    assert "Review main.py" in project.sent_texts(0)
+    used = [u for u in client.updates if u.session_update == "usage_update"]
+    assert (used[-1].used, used[-1].size) == (1230, 128000)
+    titles = [u.title for u in client.updates if u.session_update == "session_info_update"]
+    assert titles == ["Review main.py"]
+
+
+NOISY_PLUGIN = """
+from pi_core import hookimpl
+
+print("noise while loading")
+
+
+@hookimpl
+def before_agent_start(event):
+    print("noise during a turn")
+"""
+
+
+async def test_a_plugin_printing_to_stdout_does_not_corrupt_the_protocol(
+    project: Project, tmp_path: Path
+) -> None:
+    extensions = project.cwd / ".pi" / "extensions"
+    extensions.mkdir(parents=True)
+    (extensions / "noisy.py").write_text(NOISY_PLUGIN)
+    project.fake.queue(chat_stream("still fine"))
+    client = Recorder()
+    errors = tmp_path / "stderr.txt"
+    with errors.open("wb") as sink:
+        async with spawn_agent_process(
+            client,
+            console_script("pi"),
+            "acp",
+            env=project.env,
+            cwd=str(project.cwd),
+            transport_kwargs={"stderr": sink},
+            observers=[project.wire],
+        ) as (conn, _process):
+            await asyncio.wait_for(conn.initialize(protocol_version=PROTOCOL_VERSION), 30)
+            session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+            reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert reply.stop_reason == "end_turn"
+    said = [u.content.text for u in client.updates if u.session_update == "agent_message_chunk"]
+    assert "".join(said) == "still fine"
+    assert "noise while loading" in errors.read_text()
+    assert "noise during a turn" in errors.read_text()
+
+
+async def test_bash_runs_in_the_editors_terminal_when_it_offers_one(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("bash", {"command": "echo hi"})]), chat_stream("ran it")
+    )
+    client = Recorder("allow_once")
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("run")])
+    assert reply.stop_reason == "end_turn"
+    assert client.terminals == [["bash", "-c", "echo hi", str(project.cwd)]]
+    assert client.released == ["term-1"]
+    assert "output of the editor's terminal" in project.sent_texts(1)
+    start = next(u for u in client.updates if u.session_update == "tool_call")
+    assert (start.kind, start.title) == ("execute", "bash: echo hi")
+
+
+async def test_steer_reaches_the_model_after_the_running_tool(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("bash", {"command": "make"})]), chat_stream("noted")
+    )
+    client = Recorder("allow_once")
+    client.terminal_release.clear()
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("build")])
+        )
+        await client.terminal_started.wait()
+        answer = await conn.ext_method(
+            "pi/steer", {"sessionId": session.session_id, "text": "use the debug target"}
+        )
+        client.terminal_release.set()
+        reply = await turn
+        with pytest.raises(RequestError):
+            await conn.ext_method("pi/steer", {"sessionId": session.session_id, "text": ""})
+        with pytest.raises(RequestError) as idle:
+            await conn.ext_method(
+                "pi/follow_up", {"sessionId": session.session_id, "text": "later"}
+            )
+        assert "no turn is running" in str(idle.value.data)
+    assert answer == {"queued": True}
+    assert reply.stop_reason == "end_turn"
+    assert "use the debug target" in project.sent_texts(1)
+    assert "use the debug target" not in project.sent_texts(0)
+
+
+async def test_cancel_while_a_command_runs_kills_its_terminal(project: Project) -> None:
+    project.fake.queue(chat_stream(tool_calls=[("bash", {"command": "sleep 100"})]))
+    client = Recorder("allow_once")
+    client.terminal_release.clear()
+    async with project.agent(client, ClientCapabilities(terminal=True)) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        turn = asyncio.ensure_future(
+            conn.prompt(session_id=session.session_id, prompt=[text_block("wait")])
+        )
+        await client.terminal_started.wait()
+        await conn.cancel(session_id=session.session_id)
+        reply = await turn
+    assert reply.stop_reason == "cancelled"
+    assert client.killed == ["term-1"]
+    assert client.released == ["term-1"]
+    assert len(project.fake.requests) == 1
+
+
+async def test_a_failing_permission_request_denies_the_tool(project: Project) -> None:
+    project.fake.queue(
+        chat_stream(tool_calls=[("write", {"path": "e.txt", "content": "x"})]),
+        chat_stream("understood"),
+    )
+    client = Recorder("fail")
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("write")])
+    assert reply.stop_reason == "end_turn"
+    assert len(client.asked) == 1
+    assert not (project.cwd / "e.txt").exists()
+    assert "denied permission" in project.sent_texts(1)
