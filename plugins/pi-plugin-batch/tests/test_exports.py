@@ -63,6 +63,16 @@ def test_swebench_predictions_as_jsonl_and_as_a_list(batch_out: Path, tmp_path: 
     assert [r["model_patch"] for r in as_list] == [r["model_patch"] for r in rows]
 
 
+@pytest.mark.parametrize("args", [("-o", "p.json"), ("--json-list", "-o", "p.jsonl")])
+def test_a_suffix_the_harness_would_misread_is_a_usage_error(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    (tmp_path / "results.jsonl").write_text(_record("a", 1, "ok", "x") + "\n")
+    result = _export(tmp_path, "--format", "swebench", *args[:-1], str(tmp_path / args[-1]))
+    assert result.returncode == 3
+    assert "--json-list" in result.stderr and not (tmp_path / args[-1]).exists()
+
+
 def test_atif_trajectories_mirror_the_sessions(batch_out: Path) -> None:
     result = _export(batch_out, "--format", "atif")
     assert result.returncode == 0, result.stderr

@@ -114,4 +114,7 @@ def export_command(
     """Export each task's chosen attempt as SWE-bench predictions or ATIF trajectories."""
     from pi_plugin_batch.export import export
 
+    # The SWE-bench harness picks its reader by the file's suffix: `.json` is a list.
+    if fmt == "swebench" and output is not None and (output.suffix == ".json") != json_list:
+        raise BatchUsageError(f"{output.name}: use a .json name with --json-list, else .jsonl")
     click.echo(export(out, fmt, output, model_name=model_name, json_list=json_list))
