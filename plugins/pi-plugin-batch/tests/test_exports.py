@@ -12,6 +12,8 @@ import pytest
 from batch_helpers import Fake, records, run_batch, write_tasks
 from pi_plugin_batch.atif import Trajectory
 
+from pi_core.testing import FakeResponse, RecordedRequest, chat_stream
+
 MODEL = ("--model", "fake/fake-model")
 
 
@@ -95,6 +97,28 @@ def test_atif_trajectories_mirror_the_sessions(batch_out: Path) -> None:
         assert (final["source"], final["message"]) == ("agent", f"done {task_id}")
         assert "tool_calls" not in final
         _assert_metrics_match(data, record)
+
+
+def test_thinking_is_reasoning_content_and_text_beside_a_tool_call_is_kept(
+    fake: Fake, tmp_path: Path
+) -> None:
+    def answer(request: RecordedRequest) -> FakeResponse:
+        if any(m.get("role") == "tool" for m in request.json()["messages"]):
+            return chat_stream("all done", reasoning="the file is written", usage=(30, 7))
+        call = ("bash", {"command": "true"})
+        return chat_stream("I will run it", reasoning="a shell is enough", tool_calls=[call])
+
+    fake.server.route(answer)
+    tasks = write_tasks(tmp_path / "t.jsonl", [{"id": "r1", "prompt": "think r1"}])
+    out = tmp_path / "out"
+    assert run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL).returncode == 0
+    assert _export(out, "--format", "atif").returncode == 0
+    data = json.loads((out / "atif" / "r1.json").read_text())
+    _, call, final = data["steps"]
+    assert (call["message"], call["reasoning_content"]) == ("I will run it", "a shell is enough")
+    assert (final["message"], final["reasoning_content"]) == ("all done", "the file is written")
+    assert [s["metrics"]["prompt_tokens"] for s in (call, final)] == [10, 30]
+    _assert_metrics_match(data, records(out)[0])
 
 
 def _assert_metrics_match(data: dict[str, Any], record: dict[str, Any]) -> None:
