@@ -94,3 +94,27 @@ def summary_command(out: Path, as_json: bool) -> None:
 
     data = summary_data(out)
     click.echo(json.dumps(data, indent=2) if as_json else summary_text(data))
+
+
+@batch_command.command("export")
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["swebench", "atif"]), required=True)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="The predictions file or ATIF folder (OUT/predictions.jsonl, OUT/atif).",
+)
+@click.option("--model-name", default=None, help="swebench: model_name_or_path for every task.")
+@click.option("--json-list", is_flag=True, help="swebench: one JSON list instead of JSONL.")
+def export_command(
+    out: Path, fmt: str, output: Path | None, model_name: str | None, json_list: bool
+) -> None:
+    """Export each task's chosen attempt as SWE-bench predictions or ATIF trajectories."""
+    from pi_plugin_batch.export import export
+
+    # The SWE-bench harness picks its reader by the file's suffix: `.json` is a list.
+    if fmt == "swebench" and output is not None and (output.suffix == ".json") != json_list:
+        raise BatchUsageError(f"{output.name}: use a .json name with --json-list, else .jsonl")
+    click.echo(export(out, fmt, output, model_name=model_name, json_list=json_list))
