@@ -644,6 +644,22 @@ async def test_no_model_is_an_auth_required_error_saying_what_to_do(project: Pro
     assert project.fake.requests == []
 
 
+async def test_a_prompt_without_a_model_is_the_same_error(project: Project) -> None:
+    project.fake.queue(chat_stream("saved"))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    _empty_agent_folder(project)  # the model is gone when the session is resumed
+    project.env["PI_LOCAL_SERVERS"] = "127.0.0.1:9"
+    async with project.agent(Recorder()) as conn:
+        await conn.resume_session(cwd=str(project.cwd), session_id=session.session_id)
+        with pytest.raises(RequestError) as raised:
+            await conn.prompt(session_id=session.session_id, prompt=[text_block("again")])
+    assert raised.value.code == -32000
+    assert "pi acp --login" in json.dumps(raised.value.data)
+    assert len(project.fake.requests) == 1
+
+
 def _progress(client: Recorder, prefix: str) -> list[Any]:
     calls = {
         u.tool_call_id
