@@ -8,7 +8,7 @@ import click
 
 
 @click.command("acp")
-@click.option("--login", is_flag=True, help="Log in (pi's /login in the REPL), then exit.")
+@click.option("--login", is_flag=True, help="Run pi's /login in the REPL, then exit.")
 def acp_command(login: bool) -> None:
     """Run pi as an ACP agent on stdin/stdout (for Zed, JetBrains, Neovim …)."""
     if login:
