@@ -607,6 +607,28 @@ async def test_initialize_offers_the_terminal_login(project: Project) -> None:
     assert dumped["id"] and dumped["name"]
 
 
+async def test_the_uvx_script_is_the_same_agent(project: Project) -> None:
+    # the ACP registry's uvx distribution runs the script named like the package, no arguments
+    project.fake.queue(chat_stream("Hello over uvx"))
+    client = Recorder()
+    async with spawn_agent_process(
+        client,
+        console_script("pi-plugin-acp"),
+        env=project.env,
+        cwd=str(project.cwd),
+        observers=[project.wire],
+    ) as (conn, _process):
+        init = await asyncio.wait_for(conn.initialize(protocol_version=PROTOCOL_VERSION), 30)
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert [m.model_dump(by_alias=True)["args"] for m in init.auth_methods or []] == [["--login"]]
+    assert reply.stop_reason == "end_turn"
+    said = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_message_chunk"
+    )
+    assert said == "Hello over uvx"
+
+
 async def test_meta_names_the_agent_folder_and_the_model(project: Project, tmp_path: Path) -> None:
     # the environment's agent folder has no model: only the client's `_meta` makes it work
     _empty_agent_folder(project)
