@@ -48,6 +48,7 @@ async def run_app(
     more: list[str],
     resume: bool = False,
     draft: Any = None,
+    on_start: Any = None,
 ) -> int:
     """Print the header and the loaded session, then run the REPL on `session` (its editor
     holding `draft`, a prompt_toolkit Document, if given) until the user leaves."""
@@ -79,4 +80,6 @@ async def run_app(
         from pi_core.modes.interactive.selectors.sessions import pick_session
 
         app.spawn(pick_session(app, exit_on_cancel=True), "resume")
+    if on_start is not None:  # `on_start(app)`: a coroutine run once the REPL is up
+        app.spawn(on_start(app), "start")
     return await app.run(first, images, more)

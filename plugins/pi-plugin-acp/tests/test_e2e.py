@@ -49,7 +49,13 @@ from acp.schema import (
 )
 from pydantic import BaseModel
 
-from pi_core.testing import FakeLLMServer, chat_models_json, chat_stream, console_script
+from pi_core.testing import (
+    FakeLLMServer,
+    chat_error,
+    chat_models_json,
+    chat_stream,
+    console_script,
+)
 
 SESSION_WIDE = {"available_commands_update", "usage_update", "session_info_update"}
 
@@ -202,10 +208,13 @@ class Project:
         subprocess.run(["git", "init", "-q", str(self.cwd)], check=True)
         self.env = {**os.environ, "HOME": str(root), "PI_CODING_AGENT_DIR": str(self.agent_dir)}
         self.wire = WireChecker()
+        self.initialized: InitializeResponse | None = None
 
     @asynccontextmanager
-    async def agent(self, client: Recorder, capabilities: Any = None) -> AsyncIterator[Any]:
-        """Spawn `pi acp` and initialize a connection to it."""
+    async def agent(
+        self, client: Recorder, capabilities: Any = None, **meta: Any
+    ) -> AsyncIterator[Any]:
+        """Spawn `pi acp` and initialize a connection to it (`meta`: the `_meta` it sends)."""
         async with spawn_agent_process(
             client,
             console_script("pi"),
@@ -217,12 +226,13 @@ class Project:
             # a pi without `acp` never answers: fail instead of hanging
             reply = await asyncio.wait_for(
                 conn.initialize(
-                    protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities
+                    protocol_version=PROTOCOL_VERSION, client_capabilities=capabilities, **meta
                 ),
                 timeout=30,
             )
             assert reply.agent_capabilities is not None
             assert reply.agent_capabilities.load_session is True
+            self.initialized = reply
             yield conn
 
     def sent_texts(self, index: int) -> str:
@@ -565,3 +575,164 @@ async def test_a_failing_permission_request_denies_the_tool(project: Project) ->
     assert len(client.asked) == 1
     assert not (project.cwd / "e.txt").exists()
     assert "denied permission" in project.sent_texts(1)
+
+
+def _agent_folder(root: Path, fake: FakeLLMServer, *model_ids: str) -> Path:
+    """An agent folder whose models.json offers `model_ids` of the fake provider, no default."""
+    folder = root / "client-agent"
+    folder.mkdir()
+    models = chat_models_json(fake.base_url, model_ids[0], reasoning=True)
+    for model_id in model_ids[1:]:
+        models["providers"]["fake"]["models"].append(
+            {"id": model_id, "name": model_id, "contextWindow": 128000, "maxTokens": 4096,
+             "reasoning": True}
+        )  # fmt: skip
+    (folder / "models.json").write_text(json.dumps(models))
+    return folder
+
+
+def _empty_agent_folder(project: Project) -> None:
+    (project.agent_dir / "models.json").unlink()
+    (project.agent_dir / "settings.json").unlink()
+
+
+async def test_initialize_offers_the_terminal_login(project: Project) -> None:
+    async with project.agent(Recorder()):
+        reply = project.initialized
+    assert reply is not None and reply.auth_methods
+    (method,) = reply.auth_methods
+    dumped = method.model_dump(by_alias=True, exclude_none=True)
+    assert dumped["type"] == "terminal"
+    assert dumped["args"] == ["--login"]
+    assert dumped["id"] and dumped["name"]
+
+
+async def test_the_uvx_script_is_the_same_agent(project: Project) -> None:
+    # the ACP registry's uvx distribution runs the script named like the package, no arguments
+    project.fake.queue(chat_stream("Hello over uvx"))
+    client = Recorder()
+    async with spawn_agent_process(
+        client,
+        console_script("pi-plugin-acp"),
+        env=project.env,
+        cwd=str(project.cwd),
+        observers=[project.wire],
+    ) as (conn, _process):
+        init = await asyncio.wait_for(conn.initialize(protocol_version=PROTOCOL_VERSION), 30)
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert [m.model_dump(by_alias=True)["args"] for m in init.auth_methods or []] == [["--login"]]
+    assert reply.stop_reason == "end_turn"
+    said = "".join(
+        u.content.text for u in client.updates if u.session_update == "agent_message_chunk"
+    )
+    assert said == "Hello over uvx"
+
+
+async def test_meta_names_the_agent_folder_and_the_model(project: Project, tmp_path: Path) -> None:
+    # the environment's agent folder has no model: only the client's `_meta` makes it work
+    _empty_agent_folder(project)
+    folder = _agent_folder(tmp_path, project.fake, "fake-model", "second-model")
+    project.fake.queue(chat_stream("from the second model"))
+    client = Recorder()
+    async with project.agent(client, pi={"agentDir": str(folder)}) as conn:
+        session = await conn.new_session(
+            cwd=str(project.cwd),
+            mcp_servers=[],
+            pi={"model": "fake/second-model", "thinkingLevel": "high"},
+        )
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert reply.stop_reason == "end_turn"
+    sent = project.fake.requests[0].json()
+    assert sent["model"] == "second-model"
+    assert sent["reasoning_effort"] == "high"
+    options = {o.id: o.current_value for o in session.config_options or []}
+    assert options["model"] == "fake/second-model"
+    assert options["thought_level"] == "high"
+    assert list(folder.glob("sessions/**/*.jsonl"))  # saved in the client's agent folder
+    assert not list(project.agent_dir.glob("sessions/**/*.jsonl"))
+
+
+async def test_no_model_is_an_auth_required_error_saying_what_to_do(project: Project) -> None:
+    _empty_agent_folder(project)
+    project.env.pop("OPENAI_API_KEY", None)
+    project.env["PI_LOCAL_SERVERS"] = "127.0.0.1:9"
+    async with project.agent(Recorder()) as conn:
+        with pytest.raises(RequestError) as raised:
+            await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+    assert raised.value.code == -32000  # the SDK's `auth_required`
+    message = json.dumps(raised.value.data)
+    assert "pi acp --login" in message and "_meta" in message and "model" in message
+    assert project.fake.requests == []
+
+
+async def test_a_prompt_without_a_model_is_the_same_error(project: Project) -> None:
+    project.fake.queue(chat_stream("saved"))
+    async with project.agent(Recorder()) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    _empty_agent_folder(project)  # the model is gone when the session is resumed
+    project.env["PI_LOCAL_SERVERS"] = "127.0.0.1:9"
+    async with project.agent(Recorder()) as conn:
+        await conn.resume_session(cwd=str(project.cwd), session_id=session.session_id)
+        with pytest.raises(RequestError) as raised:
+            await conn.prompt(session_id=session.session_id, prompt=[text_block("again")])
+    assert raised.value.code == -32000
+    assert "pi acp --login" in json.dumps(raised.value.data)
+    assert len(project.fake.requests) == 1
+
+
+def _progress(client: Recorder, prefix: str) -> list[Any]:
+    calls = {
+        u.tool_call_id
+        for u in client.updates
+        if u.session_update == "tool_call" and u.tool_call_id.startswith(prefix)
+    }
+    return [u for u in client.updates if getattr(u, "tool_call_id", None) in calls]
+
+
+async def test_a_retry_is_shown_as_a_tool_call(project: Project) -> None:
+    (project.agent_dir / "settings.json").write_text(
+        json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model",
+                    "retry": {"baseDelayMs": 10, "provider": {"maxRetries": 0}}})
+    )  # fmt: skip
+    project.fake.queue(chat_error(503, "overloaded"), chat_stream("Recovered"))
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("hi")])
+    assert reply.stop_reason == "end_turn"
+    assert len(project.fake.requests) == 2
+    start, *rest = _progress(client, "pi-retry-")
+    assert start.kind == "other" and start.status == "in_progress"
+    assert "Retrying" in start.title and "overloaded" in start.title
+    assert rest[-1].session_update == "tool_call_update" and rest[-1].status == "completed"
+
+
+async def test_a_compaction_is_shown_as_a_tool_call(project: Project) -> None:
+    (project.agent_dir / "models.json").write_text(
+        json.dumps(chat_models_json(project.fake.base_url, contextWindow=4000))
+    )
+    (project.agent_dir / "settings.json").write_text(
+        json.dumps({"defaultProvider": "fake", "defaultModel": "fake-model",
+                    "compaction": {"keepRecentTokens": 50, "reserveTokens": 1000}})
+    )  # fmt: skip
+    project.fake.queue(
+        chat_stream("First answer " + "word " * 200),
+        chat_stream("Short.", usage=(3500, 10)),  # 3510 > 4000 - 1000: over the threshold
+        chat_stream("## Goal\nThe summary."),
+    )
+    client = Recorder()
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        for text in ("First question " + "word " * 200, "Second question " + "more " * 80):
+            await conn.prompt(session_id=session.session_id, prompt=[text_block(text)])
+        await asyncio.wait_for(_until(lambda: len(_progress(client, "pi-compaction-")) >= 2), 30)
+    start, *rest = _progress(client, "pi-compaction-")
+    assert start.kind == "other" and "Compacting" in start.title
+    assert rest[-1].status == "completed", rest
+
+
+async def _until(condition: Any) -> None:
+    while not condition():
+        await asyncio.sleep(0.05)

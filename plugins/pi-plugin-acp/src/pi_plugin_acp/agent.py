@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from acp import PROTOCOL_VERSION, Client, RequestError
@@ -32,7 +33,10 @@ from acp.schema import (
 
 from pi_core import AgentSession, SessionManager, create_agent_session, list_sessions
 from pi_core import agent_dir as default_agent_dir
+from pi_core.session.paths import default_session_dir
 from pi_plugin_acp import extensions
+from pi_plugin_acp.auth import auth_methods
+from pi_plugin_acp.client_meta import PiMeta, pi_meta, require_model
 from pi_plugin_acp.client_operations import client_operations
 from pi_plugin_acp.config_options import apply_option, config_options
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
@@ -48,6 +52,7 @@ class _Live:
     """One ACP session: its pi session and the state of the turn in flight."""
 
     session: AgentSession
+    agent_dir: Path
     cancelled: bool = False
     title: str | None = None
     pending: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -60,6 +65,7 @@ class PiAcpAgent:
         self._conn: Client | None = None
         self._sessions: dict[str, _Live] = {}
         self._agent_dir = default_agent_dir()
+        self._meta = PiMeta()
         self._capabilities: Any = None
 
     def on_connect(self, conn: Client) -> None:
@@ -80,6 +86,9 @@ class PiAcpAgent:
         from pi_core import __version__
 
         self._capabilities = client_capabilities
+        self._meta = pi_meta(kwargs)
+        if self._meta.agent_dir is not None:
+            self._agent_dir = self._meta.agent_dir
 
         return InitializeResponse(
             protocol_version=min(protocol_version, PROTOCOL_VERSION),
@@ -93,7 +102,7 @@ class PiAcpAgent:
                     close=SessionCloseCapabilities(),
                 ),
             ),
-            auth_methods=[],
+            auth_methods=auth_methods(),
             agent_info=Implementation(name="pi", title="pi", version=__version__),
         )
 
@@ -101,7 +110,15 @@ class PiAcpAgent:
         self, cwd: str, additional_directories: Any = None, mcp_servers: Any = None, **kwargs: Any
     ) -> NewSessionResponse:
         """Start a new pi session in `cwd`; its id is the pi session id."""
-        session_id = await self._open(cwd, SessionManager.create(cwd))
+        meta = pi_meta(kwargs).over(self._meta)
+        session_id = await self._open(
+            cwd, SessionManager.create(cwd, self._sessions_dir(cwd)), meta
+        )
+        live = self._live(session_id)
+        if live.session.model is None:
+            del self._sessions[session_id]
+            await live.session.shutdown("quit")
+            require_model(live.session, live.agent_dir)
         options = config_options(self._live(session_id).session)
         self._announce_commands(session_id)
         return NewSessionResponse(session_id=session_id, config_options=options)
@@ -126,10 +143,14 @@ class PiAcpAgent:
     async def _restore(self, cwd: str, session_id: str) -> str:
         if session_id in self._sessions:
             return session_id
-        info = next((i for i in list_sessions(cwd) if i.id == session_id), None)
+        info = next(
+            (i for i in list_sessions(cwd, self._sessions_dir(cwd)) if i.id == session_id), None
+        )
         if info is None:
             raise RequestError.resource_not_found(session_id)
-        return await self._open(cwd, SessionManager.open(info.path, cwd=cwd))
+        return await self._open(
+            cwd, SessionManager.open(info.path, self._sessions_dir(cwd), cwd=cwd)
+        )
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
@@ -145,7 +166,7 @@ class PiAcpAgent:
                     title=info.name or info.first_message[:80] or None,
                     updated_at=info.modified.isoformat(),
                 )
-                for info in list_sessions(cwd)
+                for info in list_sessions(cwd, self._sessions_dir(cwd))
             ]
         )
 
@@ -154,6 +175,7 @@ class PiAcpAgent:
     ) -> PromptResponse:
         """Run one prompt to the end of the agent's turn."""
         live = self._live(session_id)
+        require_model(live.session, live.agent_dir)
         live.cancelled = False
         text, images = prompt_to_pi(prompt)
         before = len(live.session.messages)
@@ -269,13 +291,18 @@ class PiAcpAgent:
         live.pending.add(task)
         task.add_done_callback(live.pending.discard)
 
+    def _sessions_dir(self, cwd: str) -> Path:
+        return default_session_dir(cwd, self._agent_dir)
+
     def _live(self, session_id: str) -> _Live:
         live = self._sessions.get(session_id)
         if live is None:
             raise RequestError.resource_not_found(session_id)
         return live
 
-    async def _open(self, cwd: str, manager: SessionManager) -> str:
+    async def _open(self, cwd: str, manager: SessionManager, meta: PiMeta | None = None) -> str:
+        meta = meta or self._meta
+        agent_dir = self._agent_dir
         holder: dict[str, str] = {}
 
         async def ask(tool_call: Any, options: list[PermissionOption]) -> RequestPermissionResponse:
@@ -286,19 +313,19 @@ class PiAcpAgent:
         async def notify(update: Any) -> None:
             await self._client.session_update(session_id=holder["id"], update=update)
 
-        gate = AcpPermissionGate(
-            ask, notify, PermissionRules(self._agent_dir / "acp-permissions.json")
-        )
+        gate = AcpPermissionGate(ask, notify, PermissionRules(agent_dir / "acp-permissions.json"))
         operations = client_operations(self._capabilities, lambda: holder["id"], self._client)
         session = await create_agent_session(
             cwd=cwd,
-            agent_dir=self._agent_dir,
+            agent_dir=agent_dir,
+            model=meta.model,
+            thinking_level=meta.thinking_level,
             session=manager,
             plugins=[gate],
             tool_operations=operations,
         )
         holder["id"] = session.session_id
-        live = _Live(session)
+        live = _Live(session, agent_dir)
         self._sessions[session.session_id] = live
         translator = EventTranslator(cwd, disk_diffs=operations is None or operations.write is None)
 

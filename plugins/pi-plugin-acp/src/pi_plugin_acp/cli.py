@@ -8,8 +8,13 @@ import click
 
 
 @click.command("acp")
-def acp_command() -> None:
+@click.option("--login", is_flag=True, help="Run pi's /login in the REPL, then exit.")
+def acp_command(login: bool) -> None:
     """Run pi as an ACP agent on stdin/stdout (for Zed, JetBrains, Neovim …)."""
+    if login:
+        from pi_plugin_acp.login import run_login
+
+        raise SystemExit(asyncio.run(run_login()))
     from pi_plugin_acp.streams import reserve_stdout
 
     out_fd = reserve_stdout()

@@ -24,6 +24,8 @@ from acp.schema import (
 
 from pi_core.messages import TextContent
 from pi_plugin_acp.mapping import tool_kind, tool_locations, tool_title
+from pi_plugin_acp.progress import EVENTS as PROGRESS_EVENTS
+from pi_plugin_acp.progress import ProgressTranslator
 
 Update = AgentMessageChunk | AgentThoughtChunk | ToolCallStart | ToolCallProgress | UsageUpdate
 
@@ -39,6 +41,7 @@ class EventTranslator:
         # with the editor's buffers as back-end the disk does not show the change
         self._disk_diffs = disk_diffs
         self._before: dict[str, tuple[str, str | None]] = {}
+        self._progress = ProgressTranslator()
 
     def translate(self, event: Any) -> list[Update]:
         """The ACP updates for one pi event (none for events ACP has no word for)."""
@@ -51,6 +54,8 @@ class EventTranslator:
             return [
                 self._finished(event.tool_call_id, event.tool_name, event.result, event.is_error)
             ]
+        if kind in PROGRESS_EVENTS:
+            return list(self._progress.translate(event))
         return []
 
     def announce(self, call_id: str, name: str, args: Any) -> ToolCallStart:
