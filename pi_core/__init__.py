@@ -108,9 +108,8 @@ if TYPE_CHECKING:
     from pi_core.session.context import (
         SessionContext as SessionContext,
     )
-    from pi_core.session.listing import (
-        SessionInfo as SessionInfo,
-        list_sessions as list_sessions,
+    from pi_core.modes.interactive.standalone_login import (
+        run_login as run_login,
     )
     from pi_core.session.manager import (
         SessionManager as SessionManager,
@@ -176,8 +175,7 @@ _EXPORTS: dict[str, str] = {
     "SettingsManager": "pi_core.resources.settings",
     "create_agent_session": "pi_core.sdk",
     "SessionContext": "pi_core.session.context",
-    "SessionInfo": "pi_core.session.listing",
-    "list_sessions": "pi_core.session.listing",
+    "run_login": "pi_core.modes.interactive.standalone_login",
     "SessionManager": "pi_core.session.manager",
     "Tool": "pi_core.tools",
     "ToolArgumentsError": "pi_core.tools",

@@ -21,6 +21,7 @@ PUBLIC_MODULES = (
     "pi_core.hookspecs",
     "pi_core.messages",
     "pi_core.providers",
+    "pi_core.session",
     "pi_core.terminal_text",
     "pi_core.testing",
     "pi_core.tools",

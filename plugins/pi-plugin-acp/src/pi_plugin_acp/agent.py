@@ -31,9 +31,9 @@ from acp.schema import (
     SetSessionConfigOptionResponse,
 )
 
-from pi_core import AgentSession, SessionManager, create_agent_session, list_sessions
+from pi_core import AgentSession, SessionManager, create_agent_session
 from pi_core import agent_dir as default_agent_dir
-from pi_core.session.paths import default_session_dir
+from pi_core.session import default_session_dir, list_sessions
 from pi_plugin_acp import extensions
 from pi_plugin_acp.auth import auth_methods
 from pi_plugin_acp.client_meta import PiMeta, pi_meta, require_model

@@ -12,7 +12,7 @@ import click
 def acp_command(login: bool) -> None:
     """Run pi as an ACP agent on stdin/stdout (for Zed, JetBrains, Neovim …)."""
     if login:
-        from pi_plugin_acp.login import run_login
+        from pi_core import run_login
 
         raise SystemExit(asyncio.run(run_login()))
     from pi_plugin_acp.streams import reserve_stdout

@@ -1,5 +1,5 @@
-"""`pi acp --login`: pi's REPL running `/login`, leaving when the login ends (for an editor's
-terminal login)."""
+"""`/login` on its own: pi's REPL opened only to log in, leaving when the login ends (for a
+terminal login an editor runs, such as `pi acp --login`)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from typing import Any
 async def run_login() -> int:
     """Open the REPL on a session kept in memory, run `/login` in it, then leave; returns the
     REPL's exit code."""
-    from pi_core import SessionManager, create_agent_session
     from pi_core.modes.interactive import run_app
     from pi_core.modes.interactive.extension_ui import InteractiveUI
+    from pi_core.sdk import create_agent_session
+    from pi_core.session.manager import SessionManager
 
     ui = InteractiveUI()
     cwd = os.getcwd()
