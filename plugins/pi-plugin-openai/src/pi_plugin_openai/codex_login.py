@@ -8,8 +8,6 @@ stored beside the tokens as `accountId`.
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import json
 import secrets
 from typing import Any
@@ -28,6 +26,8 @@ from pi_core.ai.oauth import (
     receive_code,
     request_json,
 )
+from pi_plugin_openai.codex_auth import CodexTokenError
+from pi_plugin_openai.codex_auth import account_id as codex_account_id
 
 CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann"
 AUTHORIZE_URL = "https://auth.openai.com/oauth/authorize"
@@ -35,22 +35,14 @@ TOKEN_URL = "https://auth.openai.com/oauth/token"
 CALLBACK_PORT = 1455
 CALLBACK_PATH = "/auth/callback"
 SCOPE = "openid profile email offline_access"
-JWT_CLAIM = "https://api.openai.com/auth"
 
 
 def account_id(access_token: str) -> str | None:
     """Return the `chatgpt_account_id` claim of the token's payload, or None."""
-    parts = access_token.split(".")
-    if len(parts) != 3:
-        return None
-    payload = parts[1] + "=" * (-len(parts[1]) % 4)
     try:
-        claims = json.loads(base64.urlsafe_b64decode(payload))
-    except (binascii.Error, ValueError):
+        return codex_account_id(access_token)
+    except CodexTokenError:
         return None
-    auth = claims.get(JWT_CLAIM) if isinstance(claims, dict) else None
-    found = auth.get("chatgpt_account_id") if isinstance(auth, dict) else None
-    return found if isinstance(found, str) and found else None
 
 
 def _credentials(answer: dict[str, Any], what: str) -> OAuthCredentials:
