@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -200,7 +201,19 @@ def test_the_record_has_the_keys_and_values_of_a_batch_record(fake: Fake, tmp_pa
 
 
 def _git(repo: Path, *args: str) -> None:
-    import subprocess
-
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo,
                    check=True, capture_output=True)  # fmt: skip
+
+
+async def test_an_unknown_model_is_the_error_that_would_stop_a_batch(
+    token_fake: TokenFake, tmp_path: Path
+) -> None:
+    result = await rollout({"id": "u1", "prompt": "hi"}, out=tmp_path / "out",
+                           agent_dir=token_fake.agent_dir, model="fake/no-such-model")  # fmt: skip
+
+    record = result.record
+    assert (record["status"], record["error_class"], record["final"]) == (
+        "error", "unknown_model", False,
+    )  # fmt: skip
+    assert "no-such-model" in record["error"]
+    assert token_fake.bodies == []
