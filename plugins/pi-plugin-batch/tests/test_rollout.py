@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -175,14 +177,19 @@ async def test_a_stalled_stream_hits_the_idle_timeout(
     assert (result.record["status"], result.record["final"]) == ("idle_timeout", True)
 
 
-async def test_a_task_env_reaches_its_bash_commands(token_fake: TokenFake, tmp_path: Path) -> None:
+async def test_side_by_side_rollouts_each_see_their_own_env(
+    token_fake: TokenFake, tmp_path: Path
+) -> None:
     token_fake.command = 'printf %s "$ROLLOUT_X"'
-    task = {"id": "t4", "prompt": "show it", "env": {"ROLLOUT_X": "from-the-task"}}
+    tasks = [{"id": f"e{n}", "prompt": "show it", "env": {"ROLLOUT_X": f"value-{n}"}}
+             for n in (1, 2)]  # fmt: skip
 
-    result = await _rollout(token_fake, tmp_path, task=task)
+    results = await asyncio.gather(*(_rollout(token_fake, tmp_path, task=t) for t in tasks))
 
-    tool_result = next(m for m in result.messages if m["role"] == "toolResult")
-    assert tool_result["content"][0]["text"] == "from-the-task"
+    for n, result in zip((1, 2), results, strict=True):
+        tool_result = next(m for m in result.messages if m["role"] == "toolResult")
+        assert tool_result["content"][0]["text"] == f"value-{n}"
+    assert "ROLLOUT_X" not in os.environ
 
 
 def test_the_record_has_the_keys_and_values_of_a_batch_record(fake: Fake, tmp_path: Path) -> None:

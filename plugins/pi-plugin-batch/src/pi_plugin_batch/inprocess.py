@@ -10,10 +10,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pi_core import SessionManager, create_agent_session
+from pi_core import LoadOptions, SessionManager, create_agent_session
 from pi_core.events import MessageEndEvent
-from pi_core.plugins.manager import LoadOptions
-from pi_core.tools.operations import BashSpawnContext, ToolOperations
+from pi_core.tools import BashSpawnContext, ToolOperations
 from pi_plugin_batch.child import ChildOutcome
 
 ABORT_GRACE_S = 10.0  # how long an aborted run may take to wind down before it is cancelled

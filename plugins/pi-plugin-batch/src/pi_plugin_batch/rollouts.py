@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pi_core.config.paths import agent_dir as default_agent_dir
+from pi_core import agent_dir as default_agent_dir
 from pi_core.messages import TokenData
 from pi_plugin_batch.agentdir import make_agent_dir
 from pi_plugin_batch.budget import Budget
