@@ -25,6 +25,7 @@ from pi_core.testing import (
     chat_models_json,
     chat_stream,
 )
+from pi_core.testing.gate import PipeGate
 
 MODEL = "fake/fake-model"
 
@@ -175,6 +176,19 @@ async def test_a_stalled_stream_hits_the_idle_timeout(
     result = await _rollout(token_fake, tmp_path, idle_timeout_s=0.5)
 
     assert (result.record["status"], result.record["final"]) == ("idle_timeout", True)
+
+
+async def test_a_tool_past_the_timeout_is_stopped_and_the_rollout_ends(
+    token_fake: TokenFake, tmp_path: Path
+) -> None:
+    gate = PipeGate(tmp_path / "gate")  # never opened: the command would wait for ever
+    token_fake.command = f"{gate.shell_wait}; printf %s late > late.txt"
+
+    result = await _rollout(token_fake, tmp_path, timeout_s=1.0, keep_work=True)
+
+    assert (result.record["status"], result.record["final"]) == ("timeout", True)
+    assert len(token_fake.bodies) == 1
+    assert not (tmp_path / "out" / "work" / "t1" / "late.txt").exists()
 
 
 async def test_side_by_side_rollouts_each_see_their_own_env(
