@@ -30,6 +30,7 @@ from pi_core.messages.llm import (
     now_ms,
 )
 from pi_core.messages.stream import AssistantMessageEvent
+from pi_core.messages.tokens import TokenData
 
 __all__ = [
     "AgentMessage",
@@ -46,6 +47,7 @@ __all__ = [
     "StopReason",
     "TextContent",
     "ThinkingContent",
+    "TokenData",
     "ToolCall",
     "ToolResultMessage",
     "Usage",

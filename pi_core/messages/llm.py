@@ -9,6 +9,7 @@ from pydantic import Field
 
 from pi_core.messages.base import WireModel
 from pi_core.messages.content import AssistantContent, TextContent, UserContent
+from pi_core.messages.tokens import TokenData
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
@@ -74,6 +75,8 @@ class AssistantMessage(WireModel):
     stop_reason: StopReason = "stop"
     error_message: str | None = None
     timestamp: int = Field(default_factory=now_ms)
+    token_data: TokenData | None = None
+    """Token ids and logprobs, only when asked for and returned (pi ignores the field)."""
 
 
 class ToolResultMessage(WireModel):

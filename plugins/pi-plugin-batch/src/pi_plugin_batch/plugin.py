@@ -9,13 +9,15 @@ import json
 import os
 from typing import Any
 
-from pi_core import AssistantMessage, ExtensionContext, ToolCallEvent, ToolCallResult, hookimpl
+from pi_core import ExtensionContext, ToolCallEvent, ToolCallResult, hookimpl
 from pi_core.events import MessageEndEvent
-from pi_plugin_batch.budget import TASK_ENV, Budget, budget_from_env
+from pi_plugin_batch.budget import TASK_ENV, budget_from_env
+from pi_plugin_batch.gate import BudgetGate
 
 TASK_ENTRY = "batch_task"
 
-_budget: Budget | None = budget_from_env()
+_budget = budget_from_env()
+_gate: BudgetGate | None = BudgetGate(_budget) if _budget is not None else None
 
 
 @hookimpl
@@ -29,22 +31,18 @@ def session_start(ctx: ExtensionContext) -> None:
 @hookimpl
 def message_end(event: MessageEndEvent) -> None:
     """Count each response's cost as it ends."""
-    if _budget is not None and isinstance(event.message, AssistantMessage):
-        _budget.add(float(event.message.usage.cost.total))
+    if _gate is not None:
+        _gate.message_end(event)
 
 
 @hookimpl
 def tool_call(event: ToolCallEvent) -> ToolCallResult | None:
     """Refuse every tool once the budget is spent (the model is told why, in the session)."""
-    if _budget is None or not _budget.exceeded:
-        return None
-    _budget.stopped(f"tool {event.tool_name}")
-    return ToolCallResult(block=True, reason=_budget.reason())
+    return _gate.tool_call(event) if _gate is not None else None
 
 
 @hookimpl
 def before_provider_request(event: Any, ctx: ExtensionContext) -> None:
     """Abort the run instead of sending a request once the budget is spent."""
-    if _budget is not None and _budget.exceeded:
-        _budget.stopped("request")
-        ctx.abort()
+    if _gate is not None:
+        _gate.before_provider_request(event, ctx)

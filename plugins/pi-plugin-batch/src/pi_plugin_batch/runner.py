@@ -165,6 +165,11 @@ def _run_setup(command: str, cwd: Path, log: Path) -> None:
         raise RuntimeError(f"setup exited with status {result.returncode}")
 
 
+def run_setup(command: str, cwd: Path, log: Path) -> None:
+    """Run a task's `setup` in its working copy, its output to `log`; raise if it fails."""
+    _run_setup(command, cwd, log)
+
+
 def _record(
     spec: AttemptSpec, verdict: Verdict, outcome: ChildOutcome, started_at: str, start: float
 ) -> dict[str, Any]:
@@ -211,3 +216,10 @@ def _record(
         "started_at": started_at,
         "ended_at": datetime.now(UTC).isoformat(),
     }
+
+
+def attempt_record(
+    spec: AttemptSpec, verdict: Verdict, outcome: ChildOutcome, started_at: str, start: float
+) -> dict[str, Any]:
+    """The record of one attempt, as a results.jsonl line holds it (patch and paths unset)."""
+    return _record(spec, verdict, outcome, started_at, start)

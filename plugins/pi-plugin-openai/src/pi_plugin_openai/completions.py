@@ -24,6 +24,7 @@ from pi_core.providers import (
     run_stream,
     with_retry_after,
 )
+from pi_plugin_openai.completions_tokens import collect_tokens
 from pi_plugin_openai.convert import affinity_headers, build_payload
 from pi_plugin_openai.transport import (
     DONE,
@@ -78,6 +79,7 @@ class _Blocks(WireTranslator[dict[str, Any]]):
         if usage:
             _record_usage(self.builder, usage)
         message = self.builder.message
+        collect_tokens(message, chunk)
         if message.response_id is None and chunk.get("id"):
             message.response_id = chunk["id"]  # as pi: the first chunk's id
         served = chunk.get("model")
@@ -244,9 +246,11 @@ def completion_as_chunk(body: dict[str, Any]) -> dict[str, Any]:
         calls = delta.pop("tool_calls", None) or []
         delta["tool_calls"] = [{**call, "index": i} for i, call in enumerate(calls)] or None
         finish = choice.get("finish_reason")
+        tokens = {key: choice[key] for key in ("token_ids", "logprobs") if key in choice}
         choices.append(
-            {"index": choice.get("index", position), "delta": delta, "finish_reason": finish}
-        )
+            {"index": choice.get("index", position), "delta": delta, "finish_reason": finish,
+             **tokens}
+        )  # fmt: skip
     return {**body, "object": "chat.completion.chunk", "choices": choices}
 
 
@@ -258,7 +262,8 @@ def reasoning_first(chunk: dict[str, Any]) -> list[dict[str, Any]]:
         delta = dict(choice.get("delta") or {})
         fields = {f: delta.pop(f) for f in _REASONING if f in delta}
         if fields:
-            thoughts.append({**choice, "delta": fields, "finish_reason": None})
+            plain = {k: v for k, v in choice.items() if k not in ("token_ids", "logprobs")}
+            thoughts.append({**plain, "delta": fields, "finish_reason": None})  # tokens: once
         rest.append({**choice, "delta": delta})
     if not thoughts:
         return [chunk]
