@@ -118,7 +118,7 @@ def test_a_hang_hits_the_idle_timeout_and_is_a_final_failure(fake: Fake, tmp_pat
     tasks = _mark_tasks(tmp_path, ["h1", "ok1"])
     out = tmp_path / "out"
     result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "-j", "2",
-                       "--idle-timeout", "3")  # fmt: skip
+                       "--idle-timeout", "8")  # fmt: skip
     assert fake.hanging.is_set()
     assert result.returncode == 1, result.stderr
     by_id = {r["task_id"]: r for r in records(out)}
@@ -191,7 +191,7 @@ def test_status_and_summary(fake: Fake, tmp_path: Path) -> None:
     fake.hang.add("s2")
     tasks = _mark_tasks(tmp_path, ["s1", "s2"])
     out = tmp_path / "out"
-    run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--idle-timeout", "3")
+    run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "--idle-timeout", "8")
     status = subprocess.run(
         [*_pi(), "batch", "status", str(out)], capture_output=True, text=True, check=True
     ).stdout
