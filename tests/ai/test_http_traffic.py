@@ -1,0 +1,81 @@
+"""`PI_HTTP_RECORD` / `PI_HTTP_REPLAY`: a real `pi -p` records its provider traffic, then answers
+from the recording with the server gone, and names the first request that differs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from pi_core.testing import (
+    FakeLLMServer,
+    FakeResponse,
+    RecordedRequest,
+    chat_models_json,
+    chat_stream,
+)
+
+KEY = "sk-secret-recorded-key"
+
+
+def _pi(agent: Path, cwd: Path, prompt: str, **env: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith("PI_")}
+    base.update(PI_CODING_AGENT_DIR=str(agent), HOME=str(agent.parent), PI_OFFLINE="1", **env)
+    return subprocess.run(
+        [sys.executable, "-m", "pi_core", "-p", "--model", "fake/fake-model", prompt],
+        env=base, cwd=cwd, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def _answer(request: RecordedRequest) -> FakeResponse:
+    messages = request.json()["messages"]
+    return chat_stream(f"echo {messages[-1]['content'][0]['text']}")
+
+
+def _recorded(tmp_path: Path) -> tuple[Path, Path, FakeLLMServer]:
+    """Record one `pi -p` in `tmp_path/a`; return the agent folder, the recording, the server."""
+    server = FakeLLMServer().start()
+    server.route(_answer)
+    agent = tmp_path / "pi-agent"
+    agent.mkdir()
+    models = chat_models_json(server.base_url)
+    models["providers"]["fake"]["apiKey"] = KEY
+    (agent / "models.json").write_text(json.dumps(models))
+    (tmp_path / "a").mkdir()
+    recording = tmp_path / "traffic.jsonl"
+    result = _pi(agent, tmp_path / "a", "hello", PI_HTTP_RECORD=str(recording))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "echo hello\n"
+    return agent, recording, server
+
+
+def test_a_recorded_run_replays_without_the_server_from_another_folder(tmp_path: Path) -> None:
+    agent, recording, server = _recorded(tmp_path)
+    server.stop()
+    lines = [json.loads(line) for line in recording.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["meta", "exchange"]
+    exchange = lines[1]
+    assert exchange["index"] == 1 and exchange["status"] == 200 and exchange["complete"]
+    assert exchange["body"]["messages"][-1]["content"][0]["text"] == "hello"
+    assert exchange["response_text"].endswith("data: [DONE]\n\n")  # the whole stream
+    assert KEY not in recording.read_text()
+    assert "authorization" not in {name.lower() for name in exchange["request_headers"]}
+    # The system prompt names the working folder: replay normalises it, so another folder works.
+    (tmp_path / "b").mkdir()
+    replayed = _pi(agent, tmp_path / "b", "hello", PI_HTTP_REPLAY=str(recording))
+    assert replayed.returncode == 0, replayed.stderr
+    assert replayed.stdout == "echo hello\n"
+
+
+def test_a_changed_request_names_its_number_and_json_path(tmp_path: Path) -> None:
+    agent, recording, server = _recorded(tmp_path)
+    server.stop()
+    changed = _pi(agent, tmp_path / "a", "hellO", PI_HTTP_REPLAY=str(recording))
+    assert changed.returncode != 0
+    assert (
+        'replay divergence at request 1: $.messages[1].content[0].text: recorded "hello", '
+        'sent "hellO"' in changed.stderr
+    )
+    assert len(server.requests) == 1  # only the recorded run reached the server
