@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from pi_core.ai.traffic import body_fields, kept_headers, meta_line, scrubbed_url
+from pi_core.ai.traffic_format import body_fields, kept_headers, meta_line, scrubbed_url
 
 
 class Recorder:

@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 
-from pi_core.ai.traffic import body_bytes, meta_line, scrubbed_url
 from pi_core.ai.traffic_diff import first_difference
+from pi_core.ai.traffic_format import body_bytes, meta_line, scrubbed_url
 
 VOLATILE_KEYS = frozenset({"prompt_cache_key"})
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pi_core.ai.traffic import RECORD_ENV, REPLAY_ENV
 from pi_plugin_batch.errors import Disposition, Verdict
 
+# pi's documented switches (docs/providers.md): record to / answer from a file.
+RECORD_ENV = "PI_HTTP_RECORD"
+REPLAY_ENV = "PI_HTTP_REPLAY"
 ERROR_CLASS = "replay_divergence"
 FOLDER = "recordings"
 
