@@ -1,6 +1,6 @@
 """Recording and replaying provider HTTP traffic, chosen by environment variables.
 
-`PI_HTTP_RECORD=FILE` appends every request pi sends to a provider and the answer it got to FILE
+`PI_HTTP_RECORD=FILE` writes every request pi sends to a provider and the answer it got to FILE
 (JSON lines without keys or auth headers: `traffic_format`); `PI_HTTP_REPLAY=FILE` answers every
 request from such a file instead of the network, in order, and fails a request that differs from
 the recorded one (`traffic_replay.ReplayDivergence`). Both may be set: the replayed traffic is

@@ -15,14 +15,17 @@ from pi_core.ai.traffic_format import body_fields, kept_headers, meta_line, scru
 
 
 class Recorder:
-    """One recording file per process, shared by every endpoint (one request numbering)."""
+    """One recording file per process, shared by every endpoint (one request numbering).
+
+    The file is started afresh: it holds one process's traffic, which is what a replay answers.
+    """
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._numbers = itertools.count(1)
         self._lock = threading.Lock()
-        if not path.exists() or path.stat().st_size == 0:
-            self._write(meta_line())
+        path.write_text("")
+        self._write(meta_line())
 
     def wrap(self, inner: httpx.AsyncBaseTransport) -> httpx.AsyncBaseTransport:
         """Return a transport that sends through `inner` and records each exchange."""

@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import httpx
+import pytest
+
+from pi_core.ai.traffic_record import Recorder
+from pi_core.ai.traffic_replay import ReplayDivergence, Replayer
 from pi_core.testing import (
     FakeLLMServer,
     FakeResponse,
@@ -79,3 +84,54 @@ def test_a_changed_request_names_its_number_and_json_path(tmp_path: Path) -> Non
         'sent "hellO"' in changed.stderr
     )
     assert len(server.requests) == 1  # only the recorded run reached the server
+
+
+async def test_keys_are_left_out_and_failures_replay_as_they_happened(tmp_path: Path) -> None:
+    path = tmp_path / "traffic.jsonl"
+    answers: list[httpx.Response | Exception] = [
+        httpx.Response(
+            200,
+            headers={"content-type": "text/event-stream", "set-cookie": "s=1", "x-request-id": "r"},
+            content=b"data: 1\n\n",
+        ),
+        httpx.ConnectError("refused"),
+    ]
+
+    def network(request: httpx.Request) -> httpx.Response:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    async def send(transport: httpx.AsyncBaseTransport, text: str) -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport) as client:
+            response = await client.post(
+                "https://llm.example/v1/go?key=SECRET&alt=sse",
+                json={"text": text},
+                headers={"authorization": "Bearer SECRET", "x-goog-api-key": "SECRET"},
+            )
+            await response.aread()
+            return response
+
+    recording = Recorder(path).wrap(httpx.MockTransport(network))
+    assert (await send(recording, "one")).content == b"data: 1\n\n"
+    with pytest.raises(httpx.ConnectError):
+        await send(recording, "two")
+    text = path.read_text()
+    assert "SECRET" not in text
+    first, second = [json.loads(line) for line in text.splitlines()[1:]]
+    assert first["url"] == "https://llm.example/v1/go?key=%3Credacted%3E&alt=sse"
+    assert first["response_headers"] == {"content-type": "text/event-stream", "x-request-id": "r"}
+    assert second["error"] == {"type": "ConnectError", "message": "refused"}
+
+    replay = Replayer(path)
+    replayed = await send(replay, "one")
+    assert (replayed.status_code, replayed.content) == (200, b"data: 1\n\n")
+    assert replayed.headers["x-request-id"] == "r"
+    with pytest.raises(httpx.ConnectError, match="refused"):
+        await send(replay, "two")
+    with pytest.raises(ReplayDivergence, match="at request 3: the recording ends after request 2"):
+        await send(replay, "three")
+    # The next process to record into the file starts it afresh: one file holds one run.
+    Recorder(path)
+    assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == ["meta"]

@@ -154,3 +154,13 @@ def test_a_replay_that_ends_before_its_recording_is_a_divergence(tmp_path: Path)
     )
     assert replay.shortfall(tmp_path / "recorded", "t1", tmp_path / "recorded") is None
     assert replay.shortfall(tmp_path / "replayed", "t1", None) is None  # not a replay
+
+
+def test_a_replay_into_its_own_folder_is_refused(fake: Fake, tmp_path: Path) -> None:
+    out = tmp_path / "recorded"
+    out.mkdir()
+    result = run_batch(fake, tmp_path, str(_tasks(tmp_path)), "-o", str(out), *MODEL,
+                       "--replay", str(out))  # fmt: skip
+    assert result.returncode == 3
+    assert "replay into another folder than -o" in result.stderr
+    assert not (out / "results.jsonl").exists() and fake.server.requests == []

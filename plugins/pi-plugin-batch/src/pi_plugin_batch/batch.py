@@ -34,6 +34,8 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     args["tools"] = _tools(options.get("tools"))
     replay_from = options.get("replay_from")
     replay_from = replay_from.resolve() if replay_from is not None else None
+    if replay_from == out:  # each attempt's recording is rewritten as it runs
+        raise BatchConfigError(f"--replay {replay_from}: replay into another folder than -o")
     args["replay_from"] = str(replay_from) if replay_from is not None else None
     config = freeze(args, tasks_file, tasks, user_agent / "models.json")
     frozen = out / "batch.json"
