@@ -13,13 +13,16 @@ import httpx
 
 FORMAT = 1
 REDACTED = "<redacted>"
-_SECRET_PARTS = ("auth", "key", "token", "secret", "cookie", "signature", "credential", "session")
+FORM = "application/x-www-form-urlencoded"
+TOKEN_FIELDS = frozenset({"access_token", "id_token", "refresh_token"})
+_SECRET_PARTS = ("auth", "key", "token", "secret", "cookie", "signature", "credential", "session",
+                 "assertion", "password")  # fmt: skip
 _HOP_HEADERS = {"host", "connection", "keep-alive", "content-length", "transfer-encoding",
                 "accept-encoding", "date", "server"}  # fmt: skip
 
 
 def is_secret(name: str) -> bool:
-    """Return whether a header or query parameter name may carry a credential."""
+    """Return whether a header, query parameter or form field name may carry a credential."""
     lowered = name.lower()
     return any(part in lowered for part in _SECRET_PARTS)
 
@@ -42,13 +45,35 @@ def scrubbed_url(url: httpx.URL) -> str:
     return str(url.copy_with(query=query.encode()))
 
 
-def body_fields(data: bytes, prefix: str) -> dict[str, Any]:
-    """Store `data` readably: parsed JSON (`<prefix>`), else text, else base64."""
-    if prefix == "body" and data:
+def request_fields(data: bytes, content_type: str) -> dict[str, Any]:
+    """Store a request body: parsed JSON (`body`), a form with its credentials redacted
+    (`body_form`: a token request's secret, refresh token or assertion), else as `body_fields`."""
+    if FORM in content_type:
+        pairs = urllib.parse.parse_qsl(data.decode(errors="replace"), keep_blank_values=True)
+        return {"body_form": {k: REDACTED if is_secret(k) else v for k, v in pairs}}
+    if data:
         try:
-            return {prefix: json.loads(data)}
+            return {"body": json.loads(data)}
         except ValueError:
             pass
+    return body_fields(data, "body")
+
+
+def response_fields(data: bytes, content_type: str) -> dict[str, Any]:
+    """Store an answer's bytes as they came; only a token grant's tokens are redacted."""
+    if "json" in content_type:
+        try:
+            parsed = json.loads(data)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict) and TOKEN_FIELDS & parsed.keys():
+            redacted = {k: REDACTED if k in TOKEN_FIELDS else v for k, v in parsed.items()}
+            return {"response_text": json.dumps(redacted)}
+    return body_fields(data, "response")
+
+
+def body_fields(data: bytes, prefix: str) -> dict[str, Any]:
+    """Store `data` exactly: as text (`<prefix>_text`), else base64 (`<prefix>_b64`)."""
     try:
         return {f"{prefix}_text": data.decode()}
     except UnicodeDecodeError:
@@ -57,8 +82,6 @@ def body_fields(data: bytes, prefix: str) -> dict[str, Any]:
 
 def body_bytes(entry: dict[str, Any], prefix: str) -> bytes:
     """Return the bytes `body_fields` stored under `prefix`."""
-    if prefix in entry:
-        return json.dumps(entry[prefix]).encode()
     if f"{prefix}_text" in entry:
         return str(entry[f"{prefix}_text"]).encode()
     return base64.b64decode(entry.get(f"{prefix}_b64") or "")

@@ -11,7 +11,13 @@ from typing import Any
 
 import httpx
 
-from pi_core.ai.traffic_format import body_fields, kept_headers, meta_line, scrubbed_url
+from pi_core.ai.traffic_format import (
+    kept_headers,
+    meta_line,
+    request_fields,
+    response_fields,
+    scrubbed_url,
+)
 
 
 class Recorder:
@@ -70,7 +76,7 @@ class RecordingTransport(httpx.AsyncBaseTransport):
             "method": request.method,
             "url": scrubbed_url(request.url),
             "request_headers": kept_headers(request.headers),
-            **body_fields(body, "body"),
+            **request_fields(body, request.headers.get("content-type", "")),
         }
         try:
             response = await self.inner.handle_async_request(request)
@@ -123,6 +129,7 @@ class _Tee(httpx.AsyncByteStream):
             if not self.written:
                 self.written = True
                 data = b"".join(self.chunks)
+                kind = str(self.entry.get("response_headers", {}).get("content-type", ""))
                 self.recorder.write(
-                    {**self.entry, "complete": self.complete, **body_fields(data, "response")}
+                    {**self.entry, "complete": self.complete, **response_fields(data, kind)}
                 )

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from pi_core.ai.traffic_diff import first_difference
-from pi_core.ai.traffic_format import body_bytes, meta_line, scrubbed_url
+from pi_core.ai.traffic_format import body_bytes, meta_line, request_fields, scrubbed_url
 
 VOLATILE_KEYS = frozenset({"prompt_cache_key"})
 
@@ -64,8 +64,9 @@ class Replayer(httpx.AsyncBaseTransport):
     def _canonical(entry: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
         url = httpx.URL(str(entry.get("url", "")))
         target = url.raw_path.decode()
-        body: Any = entry.get("body")
-        if body is None:
+        if "body" in entry or "body_form" in entry:
+            body: Any = entry["body"] if "body" in entry else entry["body_form"]
+        else:
             body = body_bytes(entry, "body").decode(errors="replace")
         if isinstance(body, dict):
             body = {k: v for k, v in body.items() if k not in VOLATILE_KEYS}
@@ -79,12 +80,13 @@ class Replayer(httpx.AsyncBaseTransport):
 
 
 def _live(request: httpx.Request, body: bytes) -> dict[str, Any]:
-    entry: dict[str, Any] = {"method": request.method, "url": scrubbed_url(request.url)}
-    try:
-        entry["body"] = json.loads(body)
-    except ValueError:
-        entry["body_text"] = body.decode(errors="replace")
-    return entry
+    """The request as the recording would hold it (credentials redacted the same way)."""
+    kind = request.headers.get("content-type", "")
+    return {
+        "method": request.method,
+        "url": scrubbed_url(request.url),
+        **request_fields(body, kind),
+    }
 
 
 def _swap(value: Any, swaps: list[tuple[str, str]]) -> Any:

@@ -135,3 +135,28 @@ async def test_keys_are_left_out_and_failures_replay_as_they_happened(tmp_path: 
     # The next process to record into the file starts it afresh: one file holds one run.
     Recorder(path)
     assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == ["meta"]
+
+
+async def test_a_token_grant_is_recorded_and_replayed_without_its_secrets(tmp_path: Path) -> None:
+    path = tmp_path / "traffic.jsonl"
+    form = {"grant_type": "refresh_token", "client_id": "cid", "client_secret": "SECRET-1",
+            "refresh_token": "SECRET-2"}  # fmt: skip
+    grant = {"access_token": "SECRET-3", "expires_in": 3599, "token_type": "Bearer"}
+
+    def network(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json=grant)
+
+    async def post(transport: httpx.AsyncBaseTransport) -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport) as client:
+            response = await client.post("https://oauth2.example/token", data=form)
+            await response.aread()
+            return response
+
+    assert (await post(Recorder(path).wrap(httpx.MockTransport(network)))).json() == grant
+    text = path.read_text()
+    assert "SECRET" not in text
+    exchange = json.loads(text.splitlines()[1])
+    assert exchange["body_form"] == {**form, "client_secret": "<redacted>",
+                                     "refresh_token": "<redacted>"}  # fmt: skip
+    replayed = await post(Replayer(path))  # the same form is the same request
+    assert replayed.json() == {**grant, "access_token": "<redacted>"}
