@@ -75,8 +75,15 @@ class _Endpoint:
     def __init__(self, base_url: str) -> None:
         # No TLS set-up (loading the CA bundle) for plain-http endpoints such as a local server.
         verify = not base_url.startswith("http://")
-        self.direct: httpx.AsyncHTTPTransport | None = None
-        if _proxied():
+        self.direct: httpx.AsyncBaseTransport | None = None
+        from pi_core.ai import traffic
+
+        if traffic.requested():  # PI_HTTP_RECORD / PI_HTTP_REPLAY: see `traffic`
+            self.direct = traffic.traffic_transport(
+                lambda: asyncio_transport(verify), verify, base_url
+            )
+            self.client = httpx.AsyncClient(timeout=TIMEOUT, verify=verify, transport=self.direct)
+        elif _proxied():
             # httpx mounts the environment's proxies only when it builds its own transport
             self.client = httpx.AsyncClient(timeout=TIMEOUT, verify=verify)
         else:
@@ -279,7 +286,7 @@ async def _attempt(
 
 
 async def _send_direct(
-    transport: httpx.AsyncHTTPTransport, request: httpx.Request
+    transport: httpx.AsyncBaseTransport, request: httpx.Request
 ) -> httpx.Response:
     """Send a request the client built straight to its transport (what `client.send` ends in)."""
     response = await transport.handle_async_request(request)

@@ -32,6 +32,11 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     user_agent = agent_dir()
     args = {k: v for k, v in options.items() if k not in ("force",)}
     args["tools"] = _tools(options.get("tools"))
+    replay_from = options.get("replay_from")
+    replay_from = replay_from.resolve() if replay_from is not None else None
+    if replay_from == out:  # each attempt's recording is rewritten as it runs
+        raise BatchConfigError(f"--replay {replay_from}: replay into another folder than -o")
+    args["replay_from"] = str(replay_from) if replay_from is not None else None
     config = freeze(args, tasks_file, tasks, user_agent / "models.json")
     frozen = out / "batch.json"
     if frozen.exists():
@@ -64,6 +69,8 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
             idle_timeout_s=options.get("idle_timeout_s"),
             in_place=bool(options.get("in_place")),
             keep_work=bool(options.get("keep_work")),
+            record=bool(options.get("record")),
+            replay_from=replay_from,
         )
         for attempt in range(1, int(options.get("attempts") or 1) + 1)
         for task in tasks

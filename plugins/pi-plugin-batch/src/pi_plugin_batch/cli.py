@@ -64,6 +64,10 @@ def batch_command() -> None:
 @click.option("--in-place", is_flag=True, help="Run `workdir` tasks in the folder itself.")
 @click.option("--keep-work", is_flag=True, help="Keep each attempt's working copy.")
 @click.option("--force", is_flag=True, help="Resume although the models or prompts changed.")
+@click.option("--record", is_flag=True, help="Keep every provider request and answer in OUT.")
+@click.option("--replay", "replay_from", default=None, metavar="RECORDED_OUT",
+              type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="Answer every request from RECORDED_OUT's recordings (no network).")  # fmt: skip
 def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
     """Run every task of TASKS_FILE not yet final in OUT (the same command resumes)."""
     from pi_plugin_batch.batch import BatchConfigError, run_batch

@@ -62,6 +62,8 @@ def judge(outcome: ChildOutcome, budget_exceeded: bool, stderr_tail: str) -> Ver
 
 
 def _provider_error(message: str) -> Verdict:
+    if message.startswith("replay divergence"):  # a request --replay could not answer
+        return Verdict("error", "replay_divergence", Disposition.FINAL, message)
     for error_class, disposition, pattern in _PROVIDER_ERRORS:
         if pattern.search(message):
             status = "context_overflow" if error_class == "context_overflow" else "error"

@@ -14,10 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from pi_plugin_batch import replay
 from pi_plugin_batch.agentdir import make_agent_dir
 from pi_plugin_batch.budget import BUDGET_ENV, STATE_ENV, TASK_ENV
 from pi_plugin_batch.child import ChildOutcome, ChildRun, run_child
-from pi_plugin_batch.errors import Disposition, Verdict, judge
+from pi_plugin_batch.errors import OK, Disposition, Verdict, judge
 from pi_plugin_batch.tasks import Task
 from pi_plugin_batch.workspace import WorkspaceError, prepare
 
@@ -43,6 +44,8 @@ class AttemptSpec:
     in_place: bool = False
     keep_work: bool = False
     extra_env: dict[str, str] = field(default_factory=dict)
+    record: bool = False  # keep the provider traffic in OUT/recordings/
+    replay_from: Path | None = None  # answer from this output folder's recordings
 
     @property
     def name(self) -> str:
@@ -85,6 +88,10 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
     session.write_bytes(b"")  # an empty file: pi starts a new session at this path
     state = artifacts / "state.json"
     state.unlink(missing_ok=True)
+    unreplayable = replay.missing_recording(spec.name, spec.replay_from)
+    if unreplayable is not None:
+        record = _record(spec, unreplayable, ChildOutcome(), started_at, start)
+        return AttemptResult(record, unreplayable)
     try:
         async with GIT_LOCK:  # worktree add/prune of one repository must not interleave
             workspace = await asyncio.to_thread(
@@ -110,7 +117,9 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         )
         outcome = await run_child(run, lambda event: on_event(spec.task.id, event))
         stderr = (artifacts / "stderr.txt").read_text(errors="replace")[-4000:]
-        verdict = judge(outcome, state.exists(), stderr)
+        verdict = replay.named(judge(outcome, state.exists(), stderr), spec.name)
+        if verdict is OK:
+            verdict = replay.shortfall(spec.out, spec.name, spec.replay_from) or verdict
         patch = await asyncio.to_thread(workspace.patch)
         (artifacts / "patch.diff").write_text(patch)
     except (OSError, RuntimeError) as error:
@@ -146,6 +155,7 @@ def _env(spec: AttemptSpec, agent: Path, state: Path) -> dict[str, str]:
     env["PI_CODING_AGENT_DIR"] = str(agent)
     env["PI_OFFLINE"] = "1"
     env[STATE_ENV] = str(state)
+    env.update(replay.traffic_env(spec.out, spec.name, spec.record, spec.replay_from))
     task = spec.task
     env[TASK_ENV] = json.dumps({"id": task.id, "repo": task.repo, "ref": task.ref,
                                 "workdir": task.workdir, "attempt": spec.attempt,
