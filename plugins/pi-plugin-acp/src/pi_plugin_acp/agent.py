@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -256,6 +257,12 @@ class PiAcpAgent:
         await live.session.shutdown("quit")
         del self._sessions[session_id]
         return CloseSessionResponse()
+
+    async def close_all(self) -> None:
+        """End every open session, as `session/close` does (the connection is over)."""
+        for session_id in list(self._sessions):
+            with contextlib.suppress(Exception):  # one failing must not keep the rest open
+                await self.close_session(session_id)
 
     async def fork_session(
         self,
