@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -129,10 +130,11 @@ async def test_load_and_resume_start_the_servers_the_editor_names(
 
 
 async def test_an_http_server_from_the_editor_is_used(project: Project, tmp_path: Path) -> None:
-    import subprocess
-
     server = subprocess.Popen(
-        [sys.executable, str(DEMO), "http"], stdout=subprocess.PIPE, text=True
+        [sys.executable, str(DEMO), "http"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
     )
     try:
         assert server.stdout is not None
