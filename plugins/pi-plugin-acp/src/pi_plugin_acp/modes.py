@@ -13,6 +13,7 @@ from typing import Any
 
 from acp.schema import CurrentModeUpdate, SessionMode, SessionModeState
 
+from pi_core.tools import resolve_to_cwd
 from pi_plugin_acp.rules import Verdict
 
 DEFAULT = "default"
@@ -70,7 +71,7 @@ def mode_verdict(mode: str, tool: str, arguments: Any, cwd: str) -> Verdict | No
 
 
 def _inside(arguments: Any, cwd: str) -> bool:
-    """Whether the call's `path` names a file inside `cwd` (links and `..` resolved)."""
+    """Whether the call's `path` names a file inside `cwd` (`@`, `~`, `..` and links resolved)."""
     # the built-in tools' inputs are models; a plugin's may be a plain dict
     path = (
         arguments.get("path") if isinstance(arguments, dict) else getattr(arguments, "path", None)
@@ -78,5 +79,5 @@ def _inside(arguments: Any, cwd: str) -> bool:
     if not isinstance(path, str) or not path:
         return False
     root = os.path.realpath(cwd)
-    target = os.path.realpath(os.path.join(root, os.path.expanduser(path)))
+    target = os.path.realpath(resolve_to_cwd(path, root))  # as the tool will open it
     return target != root and os.path.commonpath([root, target]) == root
