@@ -23,6 +23,7 @@ from acp.schema import (
     CreateTerminalResponse,
     DeniedOutcome,
     FileSystemCapabilities,
+    ForkSessionResponse,
     InitializeResponse,
     KillTerminalRequest,
     KillTerminalResponse,
@@ -39,6 +40,7 @@ from acp.schema import (
     ResumeSessionResponse,
     SessionNotification,
     SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
     TerminalOutputRequest,
     TerminalOutputResponse,
     ToolCallStart,
@@ -157,6 +159,8 @@ AGENT_RESPONSES: dict[str, type[BaseModel]] = {
     "session/resume": ResumeSessionResponse,
     "session/close": CloseSessionResponse,
     "session/set_config_option": SetSessionConfigOptionResponse,
+    "session/set_mode": SetSessionModeResponse,
+    "session/fork": ForkSessionResponse,
 }
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,10 +27,12 @@ from acp.schema import (
     ResumeSessionResponse,
     SessionCapabilities,
     SessionCloseCapabilities,
+    SessionForkCapabilities,
     SessionInfo,
     SessionListCapabilities,
     SessionResumeCapabilities,
     SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
 )
 
 from pi_core import AgentSession, SessionManager, create_agent_session
@@ -39,7 +43,11 @@ from pi_plugin_acp.auth import auth_methods
 from pi_plugin_acp.client_meta import PiMeta, pi_meta, require_model
 from pi_plugin_acp.client_operations import client_operations
 from pi_plugin_acp.config_options import apply_option, config_options
+from pi_plugin_acp.fork import METHOD as FORK_METHOD
+from pi_plugin_acp.fork import fork_at
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
+from pi_plugin_acp.mcp_servers import hand_over
+from pi_plugin_acp.modes import MODE_IDS, SessionModeHolder, mode_update
 from pi_plugin_acp.permission import AcpPermissionGate
 from pi_plugin_acp.replay import replay_updates
 from pi_plugin_acp.rules import PermissionRules
@@ -53,6 +61,8 @@ class _Live:
 
     session: AgentSession
     agent_dir: Path
+    cwd: str
+    mode: SessionModeHolder = field(default_factory=SessionModeHolder)
     cancelled: bool = False
     title: str | None = None
     pending: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -95,9 +105,10 @@ class PiAcpAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
-                mcp_capabilities=McpCapabilities(http=False, sse=False),
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
                 session_capabilities=SessionCapabilities(
                     list=SessionListCapabilities(),
+                    fork=SessionForkCapabilities(),
                     resume=SessionResumeCapabilities(),
                     close=SessionCloseCapabilities(),
                 ),
@@ -119,9 +130,12 @@ class PiAcpAgent:
             del self._sessions[session_id]
             await live.session.shutdown("quit")
             require_model(live.session, live.agent_dir)
-        options = config_options(self._live(session_id).session)
+        await hand_over(live.session, mcp_servers)
+        options = config_options(live.session)
         self._announce_commands(session_id)
-        return NewSessionResponse(session_id=session_id, config_options=options)
+        return NewSessionResponse(
+            session_id=session_id, config_options=options, modes=live.mode.state()
+        )
 
     async def load_session(
         self,
@@ -132,25 +146,39 @@ class PiAcpAgent:
         **kwargs: Any,
     ) -> LoadSessionResponse:
         """Open a saved pi session and replay its whole conversation as updates."""
-        live_id = await self._restore(cwd, session_id)
+        live_id = await self._restore(cwd, session_id, mcp_servers)
         live = self._sessions[live_id]
         for update in replay_updates(live.session.messages, cwd):
             await self._client.session_update(session_id=live_id, update=update)
         live.title = title(live.session)
         self._announce_commands(live_id)
-        return LoadSessionResponse(config_options=config_options(live.session))
+        return LoadSessionResponse(
+            config_options=config_options(live.session), modes=live.mode.state()
+        )
 
-    async def _restore(self, cwd: str, session_id: str) -> str:
+    async def _restore(self, cwd: str, session_id: str, mcp_servers: Any = None) -> str:
         if session_id in self._sessions:
             return session_id
+        live_id = await self._open(
+            cwd,
+            SessionManager.open(
+                self._session_path(cwd, session_id), self._sessions_dir(cwd), cwd=cwd
+            ),
+        )
+        await hand_over(self._live(live_id).session, mcp_servers)
+        return live_id
+
+    def _session_path(self, cwd: str, session_id: str) -> str:
+        """The file of a session: a live one's, else a saved one's in `cwd`."""
+        live = self._sessions.get(session_id)
+        if live is not None and live.session.session_file is not None:
+            return live.session.session_file
         info = next(
             (i for i in list_sessions(cwd, self._sessions_dir(cwd)) if i.id == session_id), None
         )
         if info is None:
             raise RequestError.resource_not_found(session_id)
-        return await self._open(
-            cwd, SessionManager.open(info.path, self._sessions_dir(cwd), cwd=cwd)
-        )
+        return str(info.path)
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
@@ -212,10 +240,13 @@ class PiAcpAgent:
         **kwargs: Any,
     ) -> ResumeSessionResponse:
         """Open a saved pi session without replaying it."""
-        live_id = await self._restore(cwd, session_id)
-        self._live(live_id).title = title(self._live(live_id).session)
+        live_id = await self._restore(cwd, session_id, mcp_servers)
+        live = self._live(live_id)
+        live.title = title(live.session)
         self._announce_commands(live_id)
-        return ResumeSessionResponse(config_options=config_options(self._live(live_id).session))
+        return ResumeSessionResponse(
+            config_options=config_options(live.session), modes=live.mode.state()
+        )
 
     async def close_session(self, session_id: str, **kwargs: Any) -> CloseSessionResponse:
         """Stop the session's turn, if any, and forget it (its file stays)."""
@@ -227,6 +258,12 @@ class PiAcpAgent:
         del self._sessions[session_id]
         return CloseSessionResponse()
 
+    async def close_all(self) -> None:
+        """End every open session, as `session/close` does (the connection is over)."""
+        for session_id in list(self._sessions):
+            with contextlib.suppress(Exception):  # one failing must not keep the rest open
+                await self.close_session(session_id)
+
     async def fork_session(
         self,
         session_id: str,
@@ -235,12 +272,39 @@ class PiAcpAgent:
         mcp_servers: Any = None,
         **kwargs: Any,
     ) -> ForkSessionResponse:
-        """Not supported yet."""
-        raise RequestError.method_not_found("session/fork")
+        """A new session with the whole history of `session_id` (a saved or a live one)."""
+        fork_id = await self._fork(session_id, cwd, {}, mcp_servers)
+        live = self._live(fork_id)
+        return ForkSessionResponse(
+            session_id=fork_id, config_options=config_options(live.session), modes=live.mode.state()
+        )
 
-    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> None:
-        """pi has no session modes."""
-        raise RequestError.invalid_params({"message": f"unknown mode {mode_id}"})
+    async def _fork(
+        self, session_id: str, cwd: str, params: dict[str, Any], mcp_servers: Any = None
+    ) -> str:
+        path = self._session_path(cwd, session_id)
+
+        async def prepare(session: AgentSession) -> None:
+            await fork_at(session, params)
+
+        fork_id = await self._open(
+            cwd, SessionManager.open(path, self._sessions_dir(cwd), cwd=cwd), prepare=prepare
+        )
+        await hand_over(self._live(fork_id).session, mcp_servers)
+        self._live(fork_id).title = title(self._live(fork_id).session)
+        self._announce_commands(fork_id)
+        return fork_id
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **kwargs: Any
+    ) -> SetSessionModeResponse:
+        """Switch the session's mode (see pi_plugin_acp.modes) and announce it."""
+        live = self._live(session_id)
+        if mode_id not in MODE_IDS:
+            raise RequestError.invalid_params({"message": f"unknown mode {mode_id}"})
+        live.mode.current = mode_id
+        await self._client.session_update(session_id=session_id, update=mode_update(mode_id))
+        return SetSessionModeResponse()
 
     async def set_config_option(
         self, config_id: str, session_id: str, value: str | bool, **kwargs: Any
@@ -258,12 +322,17 @@ class PiAcpAgent:
         return None
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """pi's extensions: `_pi/steer` and `_pi/follow_up` (see pi_plugin_acp.extensions)."""
-        if method not in extensions.METHODS:
+        """pi's extensions: `_pi/steer` and `_pi/follow_up` (see pi_plugin_acp.extensions), and
+        `_pi/fork` (see pi_plugin_acp.fork)."""
+        if method not in (*extensions.METHODS, FORK_METHOD):
             raise RequestError.method_not_found(f"_{method}")
         session_id = params.get("sessionId")
         if not isinstance(session_id, str):
             raise RequestError.invalid_params({"message": "sessionId is required"})
+        if method == FORK_METHOD:
+            source = self._live(session_id)
+            fork_id = await self._fork(session_id, source.cwd, params)
+            return {"sessionId": fork_id}
         return await extensions.call(self._live(session_id).session, method, params)
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
@@ -300,7 +369,13 @@ class PiAcpAgent:
             raise RequestError.resource_not_found(session_id)
         return live
 
-    async def _open(self, cwd: str, manager: SessionManager, meta: PiMeta | None = None) -> str:
+    async def _open(
+        self,
+        cwd: str,
+        manager: SessionManager,
+        meta: PiMeta | None = None,
+        prepare: Callable[[AgentSession], Awaitable[None]] | None = None,
+    ) -> str:
         meta = meta or self._meta
         agent_dir = self._agent_dir
         holder: dict[str, str] = {}
@@ -313,7 +388,9 @@ class PiAcpAgent:
         async def notify(update: Any) -> None:
             await self._client.session_update(session_id=holder["id"], update=update)
 
-        gate = AcpPermissionGate(ask, notify, PermissionRules(agent_dir / "acp-permissions.json"))
+        mode = SessionModeHolder()
+        rules = PermissionRules(agent_dir / "acp-permissions.json")
+        gate = AcpPermissionGate(ask, notify, rules, mode, cwd)
         operations = client_operations(self._capabilities, lambda: holder["id"], self._client)
         session = await create_agent_session(
             cwd=cwd,
@@ -324,8 +401,14 @@ class PiAcpAgent:
             plugins=[gate],
             tool_operations=operations,
         )
+        if prepare is not None:
+            try:
+                await prepare(session)
+            except BaseException:
+                await session.shutdown("quit")
+                raise
         holder["id"] = session.session_id
-        live = _Live(session, agent_dir)
+        live = _Live(session, agent_dir, cwd, mode)
         self._sessions[session.session_id] = live
         translator = EventTranslator(cwd, disk_diffs=operations is None or operations.write is None)
 

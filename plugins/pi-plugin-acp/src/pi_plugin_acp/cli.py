@@ -28,5 +28,9 @@ async def _serve(out_fd: int) -> None:
     from pi_plugin_acp.streams import protocol_streams
 
     writer, reader = await protocol_streams(out_fd)
-    # session/resume and session/close are still "unstable" in the SDK; pi serves them
-    await run_agent(PiAcpAgent(), writer, reader, use_unstable_protocol=True)
+    agent = PiAcpAgent()
+    try:
+        # session/resume and session/close are still "unstable" in the SDK; pi serves them
+        await run_agent(agent, writer, reader, use_unstable_protocol=True)
+    finally:
+        await agent.close_all()  # plugins hear session_shutdown; MCP servers stop

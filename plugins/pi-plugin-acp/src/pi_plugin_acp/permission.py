@@ -19,10 +19,10 @@ from acp.schema import (
 
 from pi_core import hookimpl
 from pi_core.events import ToolCallEvent, ToolCallResult
+from pi_plugin_acp.modes import PLAN, SessionModeHolder, mode_verdict
 from pi_plugin_acp.rules import PermissionRules, Verdict
 
 ASK_TIMEOUT = 600.0
-READ_ONLY_TOOLS = {"read", "ls", "grep", "find"}
 
 OPTIONS = [
     PermissionOption(option_id="allow_once", name="Allow", kind="allow_once"),
@@ -36,18 +36,35 @@ Notify = Callable[[Any], Awaitable[None]]
 
 
 class AcpPermissionGate:
-    """Asks the ACP client whether each non-read-only tool call may run."""
+    """Asks the ACP client whether each non-read-only tool call may run (the session's mode may
+    decide first: see pi_plugin_acp.modes)."""
 
-    def __init__(self, ask: Ask, notify: Notify, rules: PermissionRules) -> None:
+    def __init__(
+        self,
+        ask: Ask,
+        notify: Notify,
+        rules: PermissionRules,
+        mode: SessionModeHolder | None = None,
+        cwd: str = ".",
+    ) -> None:
         self._ask = ask
         self._notify = notify
         self._rules = rules
+        self._mode = mode or SessionModeHolder()
+        self._cwd = cwd
 
     @hookimpl
     async def tool_call(self, event: ToolCallEvent, ctx: Any) -> ToolCallResult | None:
         """Block the call unless the client (or a saved rule) allows it."""
         name = event.tool_name
-        verdict: Verdict | None = "allow" if name in READ_ONLY_TOOLS else self._rules.verdict(name)
+        mode = self._mode.current
+        verdict = mode_verdict(mode, name, event.input, self._cwd)
+        if verdict == "reject" and mode == PLAN:
+            reason = f"{name} is not allowed: the session is in plan (read-only) mode."
+            return ToolCallResult(block=True, reason=reason)
+        saved = self._rules.verdict(name)
+        if saved == "reject" or verdict is None:
+            verdict = saved  # a saved rejection wins over the mode's leave
         if verdict is None:
             verdict = await self._decide(event)
         if verdict != "allow":

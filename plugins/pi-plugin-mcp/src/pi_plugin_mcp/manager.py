@@ -89,6 +89,21 @@ class McpManager:
         ready = (c.wait_ready() for c in self.connections.values())
         self._starting = asyncio.create_task(_gather(ready), name="mcp servers")
 
+    async def add(self, servers: Iterable[ServerConfig]) -> None:
+        """Start more servers beside the running ones (one of the same name is replaced) and
+        return once each has connected or failed."""
+        fresh: list[ServerConnection] = []
+        for server in servers:
+            old = self.connections.pop(server.name, None)
+            if old is not None:
+                await old.stop()
+                self._sync(server.name, [])
+            connection = ServerConnection(server, self._changed)
+            self.connections[server.name] = connection
+            connection.begin()
+            fresh.append(connection)
+        await _gather(c.wait_ready() for c in fresh)
+
     async def wait_started(self) -> None:
         """Wait until every server launched has connected or failed (each within its timeout)."""
         if self._starting is not None:

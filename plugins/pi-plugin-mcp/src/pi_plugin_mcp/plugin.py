@@ -22,21 +22,24 @@ from pi_plugin_mcp._pi import (
     hookimpl,
 )
 from pi_plugin_mcp.config import tool_name
+from pi_plugin_mcp.sessions import (
+    ADD_SERVERS_CHANNEL,
+    known,
+    latest_manager,
+    mark_latest,
+    session_servers,
+)
 
 if TYPE_CHECKING:  # the SDK is imported only when a server is configured
     from pi_plugin_mcp.manager import McpManager
 
 
-class _State:
-    manager: McpManager | None = None
-
-
-_state = _State()
-
-
-def current_manager() -> McpManager | None:
-    """Return the running session's MCP manager (for the REPL's `@server:uri` completion)."""
-    return _state.manager
+def current_manager(ctx: ExtensionContext | None = None) -> McpManager | None:
+    """Return the MCP manager of `ctx`'s session (without `ctx`: of the session that started
+    last, which in the REPL is the only one)."""
+    if ctx is None:
+        return latest_manager()
+    return session_servers(ctx).manager if known(ctx) else None
 
 
 def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
@@ -53,9 +56,14 @@ def _reporter(ctx: ExtensionContext) -> Callable[[str, str], None]:
 async def session_start(ctx: ExtensionContext) -> None:
     """Start the configured MCP servers in the background, each one's tools joining pi's when
     it connects; print mode first waits a moment for them."""
-    if _state.manager is not None:
-        await _state.manager.stop()
-        _state.manager = None
+    first = not known(ctx)
+    state = session_servers(ctx)
+    mark_latest(state)
+    if first:  # one subscription per session runtime, kept across /new and /fork
+        ctx.events.on(ADD_SERVERS_CHANNEL, lambda data: _add_servers(ctx, data))
+    if state.manager is not None:
+        await state.manager.stop()
+        state.manager = None
     from pathlib import Path
 
     from pi_plugin_mcp._pi import agent_dir
@@ -67,13 +75,21 @@ async def session_start(ctx: ExtensionContext) -> None:
     from pi_plugin_mcp.manager import McpManager
 
     manager = McpManager(_reporter(ctx))
-    _state.manager = manager
+    state.manager = manager
     manager.launch(ctx, loaded)
     if not ctx.has_ui and not _nonblocking():
         # print mode: give the servers a moment so the first request has their tools, as
         # Claude Code's -p does; a server still connecting after it joins later
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(manager.wait_started(), _connect_wait())
+
+
+def _add_servers(ctx: ExtensionContext, data: Any) -> None:
+    """Start the servers a host hands this session (see pi_plugin_mcp.sessions)."""
+    from pi_plugin_mcp.session_config import add_to_session
+
+    if isinstance(data, dict):
+        data["started"] = add_to_session(ctx, data, _reporter(ctx))
 
 
 def _nonblocking() -> bool:
@@ -88,17 +104,20 @@ def _connect_wait() -> float:
 
 
 @hookimpl
-async def session_shutdown() -> None:
+async def session_shutdown(ctx: ExtensionContext) -> None:
     """Stop every MCP server this session started."""
-    manager, _state.manager = _state.manager, None
+    if not known(ctx):
+        return
+    state = session_servers(ctx)
+    manager, state.manager = state.manager, None
     if manager is not None:
         await manager.stop()
 
 
 @hookimpl
-async def input(event: InputEvent) -> InputTransform | None:
+async def input(event: InputEvent, ctx: ExtensionContext) -> InputTransform | None:
     """Render `/mcp__server__prompt args` into the prompt's text."""
-    manager = _state.manager
+    manager = current_manager(ctx)
     if manager is None or not event.text.startswith("/mcp__"):
         return None
     await manager.wait_started()  # the prompt may be a server's still connecting
@@ -111,15 +130,21 @@ async def input(event: InputEvent) -> InputTransform | None:
 
 
 @hookimpl
-def register_completions(register: Callable[..., None]) -> None:
+def register_completions(register: Callable[..., None], ctx: ExtensionContext) -> None:
     """Offer `@server:uri` mentions of the servers' resources; their text goes with the prompt."""
-    register("mcp", complete_resources, read_mentioned_resource,
-             description="MCP resources")  # fmt: skip
+
+    def complete(query: str) -> list[dict[str, str]]:
+        return complete_resources(query, ctx)
+
+    async def read(value: str) -> str | None:
+        return await read_mentioned_resource(value, ctx)
+
+    register("mcp", complete, read, description="MCP resources")
 
 
-def complete_resources(query: str) -> list[dict[str, str]]:
+def complete_resources(query: str, ctx: ExtensionContext | None = None) -> list[dict[str, str]]:
     """Resources whose `server:uri` or name contains the typed text (case-insensitive)."""
-    manager = _state.manager
+    manager = current_manager(ctx)
     if manager is None:
         return []
     wanted = query.lower()
@@ -134,9 +159,9 @@ def complete_resources(query: str) -> list[dict[str, str]]:
     ]
 
 
-async def read_mentioned_resource(value: str) -> str | None:
+async def read_mentioned_resource(value: str, ctx: ExtensionContext | None = None) -> str | None:
     """The text of `server:uri` when `server` is one of ours (None leaves the mention alone)."""
-    manager = _state.manager
+    manager = current_manager(ctx)
     server, _, uri = value.partition(":")
     if manager is None or not uri:
         return None
@@ -153,7 +178,7 @@ def register_commands(register: Callable[..., None]) -> None:
 
 async def mcp_command(args: str, ctx: CommandContext) -> None:
     """Handle `/mcp [list | restart NAME | resources | prompts]`."""
-    manager = _state.manager
+    manager = current_manager(ctx)
     words = _split(args)
     if manager is None:
         _say(ctx, "No MCP servers configured (mcpServers in .mcp.json or settings.json).")

@@ -17,7 +17,6 @@ from pi_plugin_tools.operations import (
     session_operations,
 )
 from pi_plugin_tools.output import OutputAccumulator, OutputSnapshot, remove_session_logs
-from pi_plugin_tools.process import run_in_shell
 from pi_plugin_tools.render import (
     arg,
     as_details,
@@ -56,16 +55,28 @@ async def _run(
     on_data: Callable[[bytes], None],
     signal: AbortSignal | None,
 ) -> BashExecResult:
-    """Run the command on the session's bash operations, after the spawn hook."""
-    shell = load_shell_settings(ctx.cwd)
+    """Run the tool's command (with the shell's prefix) on the session's bash operations."""
+    command = load_shell_settings(ctx.cwd).prefixed(params.command)
+    return await _exec(ctx, command, ctx.cwd, on_data, signal, params.timeout)
+
+
+async def _exec(
+    ctx: ExtensionContext,
+    command: str,
+    cwd: str,
+    on_data: Callable[[bytes], None],
+    signal: AbortSignal | None,
+    timeout: float | None,
+) -> BashExecResult:
+    """Run `command` on the session's bash operations, after the spawn hook."""
     operations = session_operations(ctx)
     runner = operations.bash
     if runner is None or (type(runner) is LocalBashOperations and runner.shell is None):
-        runner = LocalBashOperations(shell.shell_argv())
-    spawn = apply_spawn_hook(operations, shell.prefixed(params.command), ctx.cwd)
+        runner = LocalBashOperations(load_shell_settings(cwd).shell_argv())
+    spawn = apply_spawn_hook(operations, command, cwd)
     env = spawn.env if operations.spawn_hook is not None else None
     return await runner.exec(
-        spawn.command, spawn.cwd, on_data=on_data, signal=signal, timeout=params.timeout, env=env
+        spawn.command, spawn.cwd, on_data=on_data, signal=signal, timeout=timeout, env=env
     )
 
 
@@ -225,8 +236,9 @@ def register_tools(register: Callable[..., None]) -> None:
 
 
 @hookimpl(trylast=True)
-async def user_bash(event: UserBashEvent) -> UserBashResult:
-    """Run the user's `!cmd` (the default runner; any other plugin's answer comes first)."""
+async def user_bash(event: UserBashEvent, ctx: ExtensionContext) -> UserBashResult:
+    """Run the user's `!cmd` on the session's bash operations, as the tool runs its commands
+    (the default runner; any other plugin's answer comes first)."""
     output = OutputAccumulator(temp_file_prefix="pi-bash")
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
@@ -239,8 +251,7 @@ async def user_bash(event: UserBashEvent) -> UserBashResult:
 
     try:
         # the session already put shellCommandPrefix before a `!` command
-        shell = load_shell_settings(event.cwd).shell_argv()
-        outcome = await run_in_shell(event.command, event.cwd, on_data, event.signal, shell=shell)
+        outcome = await _exec(ctx, event.command, event.cwd, on_data, event.signal, None)
     finally:
         output.finish()
     snapshot = output.snapshot(persist_if_truncated=True)

@@ -14,9 +14,10 @@ from pi_plugin_mcp._pi import (
     make_tool_call_event,
 )
 from pi_plugin_mcp.serve.gate import ApprovalGate
-from pi_plugin_mcp.serve.sessions import BLOCKED_IN_SERVED_SESSIONS
 
 CODING_TOOLS = ("read", "write", "edit", "bash", "grep", "find", "ls")
+NOT_NEEDED = ("mcp",)
+"""Plugins the served coding tools do without: no session starts here, so no MCP server would."""
 
 
 class ToolDeclined(Exception):
@@ -29,7 +30,7 @@ class CodingTools:
 
     def __init__(self, cwd: Path, approve: bool) -> None:
         self._manager = PluginManager(cwd.resolve())
-        self._manager.load(LoadOptions(blocked=list(BLOCKED_IN_SERVED_SESSIONS)))
+        self._manager.load(LoadOptions(blocked=list(NOT_NEEDED)))
         self._manager.register_inline(ApprovalGate(approve), ApprovalGate.__name__)
         registered = self._manager.registry.tools
         self.tools = {name: registered[name].tool for name in CODING_TOOLS if name in registered}

@@ -7,14 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pi_plugin_mcp._pi import AgentSession, LoadOptions, create_agent_session
+from pi_plugin_mcp._pi import AgentSession, create_agent_session
 from pi_plugin_mcp.serve.gate import ApprovalGate
 from pi_plugin_mcp.serve.patch import git_patch
 from pi_plugin_mcp.serve.turn import Limits, Report, run_turn
-
-# The mcp plugin keeps its servers in module state, which concurrent sessions in one process
-# would share; served sessions run without it (and so without MCP servers of their own).
-BLOCKED_IN_SERVED_SESSIONS = ["mcp"]
 
 
 class UnknownSession(LookupError):
@@ -56,7 +52,6 @@ class ServedSessions:
             model=model,
             tools=tools,
             plugins=[ApprovalGate(self.approve)],
-            load_options=LoadOptions(blocked=list(BLOCKED_IN_SERVED_SESSIONS)),
         )
         if session.model is None:
             await session.shutdown()
