@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import time
@@ -60,7 +61,7 @@ class Acpx:
         tee = [sys.executable, str(TEE), str(self.log)]
         if hide_resume:
             tee.append("--hide-resume")
-        agent = " ".join([*tee, "--", console_script("pi"), "acp"])
+        agent = shlex.join([*tee, "--", console_script("pi"), "acp"])  # acpx splits it as a shell
         return [str(self.clients.acpx), "--agent", agent, "--cwd", str(self.cwd), *args]
 
     def run(self, *args: str, hide_resume: bool = False, status: int = 0) -> str:
