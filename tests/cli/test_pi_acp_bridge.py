@@ -2,29 +2,27 @@
 
 An ACP client (JSON-RPC on stdio, tests/cli/acp_stdio.py) talks to pi-acp, which runs our `pi`
 (PI_ACP_PI_COMMAND) against the loopback fake model. pi-acp asks for the thinking levels at
-`session/new` and answers `session/prompt` only on `agent_settled`.
+`session/new` and answers `session/prompt` only on `agent_settled`. The scenarios are those acpx
+drives against `pi acp` (test_acpx_client.py) where pi-acp has them: pi-acp asks no permission
+for a tool call itself, so "allow" and "deny" are a pi gate's question that pi-acp forwards.
+Node.js and pi-acp are the pinned ones of tests/node (node_clients.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from pi_core.testing import chat_models_json, chat_stream
+from pi_core.testing import chat_models_json, chat_stream, console_script
 from tests.cli.acp_stdio import AcpProcess
 from tests.cli.conftest import Cli
+from tests.cli.node_clients import NodeClients, node_clients
 
-PI_ACP_VERSION = "0.0.34"
-"""The pi-acp release these tests were written against (installed when no copy is found)."""
-
-ENTRY = Path("node_modules", "pi-acp", "dist", "index.js")
+__all__ = ["node_clients"]  # the fixture, used by name
 
 GATE_PLUGIN = """
 from pi_core import hookimpl
@@ -41,44 +39,17 @@ async def tool_call(event, ctx):
 """
 
 
-def _installed(prefix: Path) -> Path | None:
-    entry = prefix / ENTRY
-    return entry if entry.is_file() else None
-
-
 @pytest.fixture(scope="session")
-def pi_acp(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """pi-acp's entry script: from $PI_ACP_PREFIX, /tmp/piacp, or npm into the session's temp."""
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed: pi-acp is a Node program")
-    for prefix in (os.environ.get("PI_ACP_PREFIX"), "/tmp/piacp"):
-        if prefix and (entry := _installed(Path(prefix))):
-            return entry
-    npm = shutil.which("npm")
-    if npm is None:
-        pytest.skip("npm is not installed, and no pi-acp copy was found to reuse")
-    prefix = tmp_path_factory.getbasetemp() / "pi-acp-npm"
-    try:
-        done = subprocess.run(
-            [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund",
-             f"pi-acp@{PI_ACP_VERSION}"],
-            capture_output=True, text=True, timeout=300,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired:
-        pytest.skip("npm could not install pi-acp in 300s (registry unreachable?)")
-    entry = _installed(prefix)
-    if done.returncode != 0 or entry is None:
-        pytest.skip(f"npm could not install pi-acp (registry unreachable?): {done.stderr[-400:]}")
-    return entry
+def pi_acp(node_clients: NodeClients) -> list[str]:
+    """The command that runs pi-acp: the pinned Node.js and pi-acp of tests/node."""
+    return [str(node_clients.node), str(node_clients.pi_acp)]
 
 
 @contextmanager
-def start_bridge(cli: Cli, pi_acp: Path) -> Iterator[AcpProcess]:
+def start_bridge(cli: Cli, pi_acp: list[str]) -> Iterator[AcpProcess]:
     """pi-acp running our `pi`, initialized."""
-    pi = shutil.which("pi")
-    assert pi, "the pi command is installed with the project"
-    env = {**cli.env, "PI_ACP_PI_COMMAND": pi}
-    process = AcpProcess(["node", str(pi_acp)], cli.cwd, env)
+    env = {**cli.env, "PI_ACP_PI_COMMAND": console_script("pi")}
+    process = AcpProcess(pi_acp, cli.cwd, env)
     try:
         answer = process.request("initialize", {"protocolVersion": 1, "clientCapabilities": {}})
         assert answer["protocolVersion"] == 1
@@ -88,7 +59,7 @@ def start_bridge(cli: Cli, pi_acp: Path) -> Iterator[AcpProcess]:
 
 
 @pytest.fixture
-def bridge(cli: Cli, pi_acp: Path) -> Iterator[AcpProcess]:
+def bridge(cli: Cli, pi_acp: list[str]) -> Iterator[AcpProcess]:
     """pi-acp running our `pi`, initialized."""
     with start_bridge(cli, pi_acp) as process:
         yield process
@@ -128,7 +99,20 @@ def test_a_prompt_with_a_tool_call_ends_the_turn(cli: Cli, bridge: AcpProcess) -
     assert len(cli.server.requests) == 2
 
 
-def test_session_new_offers_the_models_thinking_levels(cli: Cli, pi_acp: Path) -> None:
+def test_a_tool_runs_without_a_permission_request(cli: Cli, bridge: AcpProcess) -> None:
+    """pi-acp has no permission step of its own: what pi's gates allow runs unasked."""
+    cli.server.queue(
+        chat_stream(tool_calls=[("bash", {"command": "echo ran > proof.txt"})]),
+        chat_stream("Done."),
+    )
+    session = new_session(bridge, cli.cwd)
+    prompt = {"sessionId": session, "prompt": [{"type": "text", "text": "Write the proof"}]}
+    assert bridge.request("session/prompt", prompt)["stopReason"] == "end_turn"
+    assert (cli.cwd / "proof.txt").read_text() == "ran\n"
+    assert bridge.permission_requests == []
+
+
+def test_session_new_offers_the_models_thinking_levels(cli: Cli, pi_acp: list[str]) -> None:
     models = chat_models_json(cli.server.base_url, reasoning=True)
     (cli.agent_dir / "models.json").write_text(json.dumps(models))
     with start_bridge(cli, pi_acp) as bridge:
@@ -177,7 +161,7 @@ def test_a_gate_asks_the_editor_and_its_answer_decides(
     assert ("the user said no" in json.dumps(sent)) == (answer == "reject")
 
 
-def test_a_fresh_bridge_lists_and_loads_the_session(cli: Cli, pi_acp: Path) -> None:
+def test_a_fresh_bridge_lists_and_loads_the_session(cli: Cli, pi_acp: list[str]) -> None:
     cli.server.queue(chat_stream("Noted: blue."), chat_stream("You said blue."))
     with start_bridge(cli, pi_acp) as first:
         session = new_session(first, cli.cwd)

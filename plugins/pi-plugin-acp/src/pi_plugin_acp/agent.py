@@ -37,7 +37,7 @@ from acp.schema import (
 
 from pi_core import AgentSession, SessionManager, create_agent_session
 from pi_core import agent_dir as default_agent_dir
-from pi_core.session import default_session_dir, list_sessions
+from pi_core.session import default_session_dir, list_all_sessions, list_sessions
 from pi_plugin_acp import extensions
 from pi_plugin_acp.auth import auth_methods
 from pi_plugin_acp.client_meta import PiMeta, pi_meta, require_model
@@ -183,18 +183,21 @@ class PiAcpAgent:
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
     ) -> ListSessionsResponse:
-        """The saved pi sessions of `cwd`, most recent first."""
-        if cwd is None:
-            return ListSessionsResponse(sessions=[])
+        """The saved pi sessions of `cwd` (of every folder without one), most recent first."""
+        found = (
+            list_all_sessions(self._agent_dir)
+            if cwd is None
+            else list_sessions(cwd, self._sessions_dir(cwd))
+        )
         return ListSessionsResponse(
             sessions=[
                 SessionInfo(
                     session_id=info.id,
-                    cwd=info.cwd or cwd,
+                    cwd=info.cwd or cwd or "",
                     title=info.name or info.first_message[:80] or None,
                     updated_at=info.modified.isoformat(),
                 )
-                for info in list_sessions(cwd, self._sessions_dir(cwd))
+                for info in found
             ]
         )
 
