@@ -64,10 +64,16 @@ def batch_command() -> None:
 @click.option("--in-place", is_flag=True, help="Run `workdir` tasks in the folder itself.")
 @click.option("--keep-work", is_flag=True, help="Keep each attempt's working copy.")
 @click.option("--force", is_flag=True, help="Resume although the models or prompts changed.")
+@click.option("--ray", "ray", metavar="ADDRESS|auto", default=None,
+              help="Run the attempts as Ray tasks on this cluster (the ray extra).")  # fmt: skip
+@click.option("--ray-cpus", type=click.FloatRange(0, min_open=True), default=0.25,
+              show_default=True, help="CPUs Ray reserves per attempt.")  # fmt: skip
 def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
     """Run every task of TASKS_FILE not yet final in OUT (the same command resumes)."""
     from pi_plugin_batch.batch import BatchConfigError, run_batch
 
+    if options["ray"] and (options["in_place"] or options["keep_work"]):
+        raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
     try:
         code = asyncio.run(run_batch(tasks_file, out, options))
     except BatchConfigError as error:
