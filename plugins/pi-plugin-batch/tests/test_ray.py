@@ -157,7 +157,7 @@ def test_ray_without_the_extra_is_a_usage_error_naming_it(fake: Fake, tmp_path: 
     (shadow / "__init__.py").write_text("raise ImportError('no ray here')\n")
     tasks = write_tasks(tmp_path / "tasks.jsonl", [{"id": "a", "prompt": "mark a"}])
     env = batch_env(fake, tmp_path)
-    env["PYTHONPATH"] = str(tmp_path / "shadow")
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "shadow"), env.get("PYTHONPATH", "")])
     result = subprocess.run(
         [*pi_batch_command(), str(tasks), "-o", str(tmp_path / "out"), *MODEL, "--ray", "auto"],
         env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60,
