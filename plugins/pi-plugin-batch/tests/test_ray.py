@@ -173,3 +173,27 @@ def test_ray_refuses_options_that_need_the_drivers_disk(fake: Fake, tmp_path: Pa
                        "--ray", "auto", "--keep-work")  # fmt: skip
     assert result.returncode == 3
     assert "--keep-work" in result.stderr
+
+
+@pytest.mark.slow
+def test_kill_9_of_the_driver_ends_its_ray_attempts_and_resume_finishes_them(
+    fake: Fake, tmp_path: Path, ray_address: str
+) -> None:
+    fake.hang.add("d1")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [{"id": "d1", "prompt": "mark d1"}])
+    args = [str(tasks), "-o", str(tmp_path / "out"), *MODEL, "--ray", ray_address]
+    driver = subprocess.Popen(pi_batch_command(*args), env=batch_env(fake, tmp_path),
+                              cwd=tmp_path, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        assert fake.hanging.wait(120)
+        ((child, _worker),) = _wait_for(lambda: _pids_running("mark d1"))
+    finally:
+        driver.kill()
+        driver.wait()
+    _wait_for(lambda: not Path(f"/proc/{child}").exists() or _zombie(child))  # no orphan
+    fake.hang.discard("d1")
+    again = run_batch(fake, tmp_path, *args, timeout=180)
+    assert again.returncode == 0, again.stderr
+    (record,) = records(tmp_path / "out")
+    assert (record["final"], record["status"]) == (True, "ok")
+    assert fake.requests_for("d1") == 3  # the hung request, then the resumed run's two

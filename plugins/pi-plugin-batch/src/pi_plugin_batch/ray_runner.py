@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import time
@@ -78,6 +79,7 @@ class RayRunner:
         self._pack_lock = asyncio.Lock()
         self._sinks: dict[str, EventSink] = {}
         self._poller: asyncio.Task[None] | None = None
+        self._running: set[Any] = set()  # the Ray tasks not yet returned
 
     async def run(self, spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         """Send the attempt to the cluster, wait for it, write its files into OUT."""
@@ -95,23 +97,33 @@ class RayRunner:
         self._sinks[spec.name] = on_event
         self._ensure_poller()
         ref = self._task.remote(remote, payload, self._relay)
+        self._running.add(ref)
         try:
             node: NodeResult = await ref
         except asyncio.CancelledError:
-            self._ray.cancel(ref, force=True)  # the worker dies; its pi child dies with it
+            self._cancel(ref)
             raise
         except self._ray.exceptions.RayError as error:  # a dead worker or node, a lost object
             return error_result(spec, f"ray: {describe(error)}", started_at, start)
         finally:
+            self._running.discard(ref)
             self._sinks.pop(spec.name, None)
         write_files(spec.out, node.files)
         return AttemptResult(node.record, node.verdict)
 
     def close(self) -> None:
-        """Disconnect from the cluster."""
+        """Cancel what still runs (a stopped or interrupted batch), then disconnect."""
         if self._poller is not None:
             self._poller.cancel()
+        for ref in list(self._running):
+            self._cancel(ref)
         self._ray.shutdown()
+
+    def _cancel(self, ref: Any) -> None:
+        """Kill the attempt's worker (its pi child dies with it); it may have ended already."""
+        self._running.discard(ref)
+        with contextlib.suppress(Exception):  # ended, or the connection is already closed
+            self._ray.cancel(ref, force=True)
 
     async def _payload(self, spec: AttemptSpec) -> Any:
         """The task's packed sources in Ray's object store, packed once per distinct set."""
