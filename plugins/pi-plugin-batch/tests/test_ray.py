@@ -197,3 +197,27 @@ def test_kill_9_of_the_driver_ends_its_ray_attempts_and_resume_finishes_them(
     (record,) = records(tmp_path / "out")
     assert (record["final"], record["status"]) == (True, "ok")
     assert fake.requests_for("d1") == 3  # the hung request, then the resumed run's two
+
+
+@pytest.mark.slow
+async def test_a_remote_attempts_current_tool_reaches_the_drivers_progress(
+    fake: Fake, tmp_path: Path, ray_address: str
+) -> None:
+    from pi_plugin_batch.ray_runner import RayRunner
+    from pi_plugin_batch.runner import AttemptSpec
+    from pi_plugin_batch.tasks import Task
+
+    spec = AttemptSpec(
+        task=Task(id="v1", prompt="mark v1"), attempt=1, try_index=0, out=tmp_path / "out",
+        task_base=tmp_path, user_agent_dir=fake.agent_dir, model="fake/fake-model", tools=None,
+        max_cost=None, timeout_s=None, idle_timeout_s=60,
+    )  # fmt: skip
+    seen: list[tuple[str, dict[str, Any]]] = []
+    runner = RayRunner(ray_address)
+    try:
+        result = await runner.run(spec, lambda task_id, event: seen.append((task_id, event)))
+    finally:
+        runner.close()
+    assert result.record["status"] == "ok", result.record
+    assert ("v1", {"type": "tool_execution_start", "toolName": "bash"}) in seen
+    assert (tmp_path / "out" / "sessions" / "v1.jsonl").stat().st_size > 0

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import subprocess
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -87,7 +88,7 @@ class RayRunner:
         start = time.monotonic()
         try:
             payload = await self._payload(spec)
-        except (OSError, RuntimeError, ValueError) as error:  # a source that cannot be packed
+        except (OSError, subprocess.SubprocessError, ValueError) as error:  # cannot be packed
             return error_result(spec, f"packing the task's files: {error}", started_at, start)
         remote = replace(
             spec,
@@ -95,6 +96,14 @@ class RayRunner:
             extra_env={**self._env, **spec.extra_env},
         )
         self._sinks[spec.name] = on_event
+        try:
+            return await self._remote_run(spec, remote, payload, started_at, start)
+        finally:
+            self._sinks.pop(spec.name, None)
+
+    async def _remote_run(
+        self, spec: AttemptSpec, remote: AttemptSpec, payload: Any, started_at: str, start: float
+    ) -> AttemptResult:
         self._ensure_poller()
         ref = self._task.remote(remote, payload, self._relay)
         self._running.add(ref)
@@ -107,7 +116,8 @@ class RayRunner:
             return error_result(spec, f"ray: {describe(error)}", started_at, start)
         finally:
             self._running.discard(ref)
-            self._sinks.pop(spec.name, None)
+        with contextlib.suppress(self._ray.exceptions.RayError):  # progress is best effort
+            await self._drain()  # the attempt's last events, before its sink goes
         write_files(spec.out, node.files)
         return AttemptResult(node.record, node.verdict)
 
@@ -145,11 +155,15 @@ class RayRunner:
         """Hand the workers' events to the progress line while attempts run."""
         while self._sinks:
             await asyncio.sleep(POLL_S)
-            for task_id, event in await self._relay.drain.remote():
-                for name, sink in list(self._sinks.items()):
-                    if name == task_id or name.startswith(task_id + ".a"):
-                        sink(task_id, event)
-                        break
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Hand every event the relay holds to its attempt's sink."""
+        for task_id, event in await self._relay.drain.remote():
+            for name, sink in list(self._sinks.items()):
+                if name == task_id or name.startswith(task_id + ".a"):
+                    sink(task_id, event)
+                    break
 
 
 def describe(error: BaseException) -> str:

@@ -58,11 +58,17 @@ def attempt_on_node(
 
 def attempt_with_relay(spec: AttemptSpec, payload: Payload, relay_actor: Any) -> NodeResult:
     """The Ray task: `attempt_on_node`, its progress events sent to the driver's relay actor."""
+    import ray  # only ever called on a Ray worker
+
+    sent: list[Any] = []
 
     def relay(task_id: str, event: dict[str, Any]) -> None:
-        relay_actor.put.remote(task_id, event)  # fire and forget: progress is best effort
+        sent[:] = [relay_actor.put.remote(task_id, event)]  # not waited for, but for the last
 
-    return attempt_on_node(spec, payload, relay)
+    result = attempt_on_node(spec, payload, relay)
+    if sent:  # an actor runs one caller's calls in order: every event is there when we return
+        ray.get(sent[-1])
+    return result
 
 
 def collect(out: Path, name: str) -> dict[str, bytes]:
