@@ -91,7 +91,7 @@ def test_ray_gives_the_local_pools_results(fake: Fake, tmp_path: Path, ray_addre
 
 
 def _pids_running(prompt: str) -> list[tuple[int, int]]:
-    """(pid, parent pid) of every pi child whose command line ends with `prompt`."""
+    """(pid, parent pid) of every pi child whose command line holds `prompt`."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -103,7 +103,8 @@ def _pids_running(prompt: str) -> list[tuple[int, int]]:
             continue
         if b"pi_core" in argv[:3] and prompt.encode() in argv:
             found.append((int(entry.name), int(stat.rsplit(")", 1)[1].split()[1])))
-    return found
+    pids = {pid for pid, _ in found}
+    return [(pid, parent) for pid, parent in found if parent not in pids]  # not a fork of pi
 
 
 def _wait_for(condition: Any, timeout: float = 60) -> Any:
@@ -221,3 +222,30 @@ async def test_a_remote_attempts_current_tool_reaches_the_drivers_progress(
     assert result.record["status"] == "ok", result.record
     assert ("v1", {"type": "tool_execution_start", "toolName": "bash"}) in seen
     assert (tmp_path / "out" / "sessions" / "v1.jsonl").stat().st_size > 0
+
+
+@pytest.mark.slow
+def test_a_stopped_ray_batch_kills_its_running_attempts(
+    fake: Fake, tmp_path: Path, ray_address: str
+) -> None:
+    fake.hang.add("h1")
+    flag = tmp_path / "go"  # the auth task starts once h1 hangs (the test's node is this machine)
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": "h1", "prompt": "mark h1"},
+        {"id": "a1", "prompt": "auth a1", "setup": f"while [ ! -e {flag} ]; do sleep 0.1; done"},
+    ])  # fmt: skip
+    args = [str(tasks), "-o", str(tmp_path / "out"), *MODEL, "--ray", ray_address]
+    driver = subprocess.Popen(pi_batch_command(*args), env=batch_env(fake, tmp_path),
+                              cwd=tmp_path, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert fake.hanging.wait(120)
+        ((child, _worker),) = _wait_for(lambda: _pids_running("mark h1"))
+        flag.touch()
+        _out, err = driver.communicate(timeout=120)
+    finally:
+        driver.kill()
+    assert driver.returncode == 2, err
+    assert "batch stopped" in err
+    _wait_for(lambda: not Path(f"/proc/{child}").exists() or _zombie(child))
+    (record,) = records(tmp_path / "out")
+    assert (record["task_id"], record["error_class"], record["final"]) == ("a1", "auth", False)
