@@ -249,3 +249,20 @@ def test_a_stopped_ray_batch_kills_its_running_attempts(
     _wait_for(lambda: not Path(f"/proc/{child}").exists() or _zombie(child))
     (record,) = records(tmp_path / "out")
     assert (record["task_id"], record["error_class"], record["final"]) == ("a1", "auth", False)
+
+
+@pytest.mark.slow
+def test_without_j_ray_runs_as_many_attempts_as_the_clusters_cpus_hold(
+    fake: Fake, tmp_path: Path, ray_address: str
+) -> None:
+    ids = [f"c{n}" for n in range(8)]  # 2 CPUs at 0.25 each: 8 at once (the local -j is 4)
+    fake.hang.update(ids)
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [{"id": i, "prompt": f"mark {i}"} for i in ids])
+    args = [str(tasks), "-o", str(tmp_path / "out"), *MODEL, "--ray", ray_address]
+    driver = subprocess.Popen(pi_batch_command(*args), env=batch_env(fake, tmp_path),
+                              cwd=tmp_path, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        _wait_for(lambda: all(fake.requests_for(i) for i in ids), timeout=180)  # all 8 hang
+    finally:
+        driver.kill()
+        driver.wait()

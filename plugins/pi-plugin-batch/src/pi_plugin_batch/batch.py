@@ -45,6 +45,7 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     base = tasks_file.parent
     repos = {(base / t.repo).resolve() for t in tasks if t.repo}
     prune_stale(out / "work", repos)
+    runner = _runner(options)
     store = ResultStore(out / "results.jsonl")
     records = read_records(store.path)
     done = final_attempts(records)
@@ -73,14 +74,14 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     progress = Progress(total, done=total - len(specs))
     if store.repaired:
         progress.message("results.jsonl: cut a torn last line left by an interrupted run")
+    slots: int = getattr(runner, "slots", 4)  # Ray: what the cluster's CPUs hold
     pool = PoolOptions(
-        jobs=int(options.get("jobs") or 4),
+        jobs=int(options.get("jobs") or slots),
         retries=int(options.get("retries", 3)),
         backoff_s=float(options.get("backoff_s", 2.0)),
         max_cost=options.get("max_cost"),
         spent=spent,
     )
-    runner = _runner(options)
     try:
         code = await run_pool(specs, runner, store, pool, progress)
     finally:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 EXIT_USAGE = 3
 
@@ -74,6 +75,9 @@ def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
 
     if options["ray"] and (options["in_place"] or options["keep_work"]):
         raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
+    ctx = click.get_current_context()
+    if options["ray"] and ctx.get_parameter_source("jobs") is ParameterSource.DEFAULT:
+        options["jobs"] = None  # as many as the cluster's CPUs hold at --ray-cpus each
     try:
         code = asyncio.run(run_batch(tasks_file, out, options))
     except BatchConfigError as error:

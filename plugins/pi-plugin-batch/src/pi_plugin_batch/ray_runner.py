@@ -72,6 +72,7 @@ class RayRunner:
             )  # fmt: skip
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {error}") from error
+        self._cpus = cpus
         self._task = ray.remote(num_cpus=cpus, max_retries=0)(attempt_with_relay)
         self._relay = ray.remote(num_cpus=0)(EventRelay).remote()
         self._env = forwarded_env(dict(os.environ))
@@ -120,6 +121,12 @@ class RayRunner:
             await self._drain()  # the attempt's last events, before its sink goes
         write_files(spec.out, node.files)
         return AttemptResult(node.record, node.verdict)
+
+    @property
+    def slots(self) -> int:
+        """How many attempts the cluster's CPUs hold now, at this runner's CPUs each."""
+        cpus = float(self._ray.cluster_resources().get("CPU", 1))
+        return max(1, int(cpus / self._cpus + 1e-9))
 
     def close(self) -> None:
         """Cancel what still runs (a stopped or interrupted batch), then disconnect."""
