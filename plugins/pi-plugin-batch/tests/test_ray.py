@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from batch_helpers import Fake, batch_env, pi_batch_command, records, run_batch, write_tasks
+from ray_head import free_port
 from ray_head import ray_head as start_ray_head
 
 from pi_core import SessionManager
@@ -266,3 +267,13 @@ def test_without_j_ray_runs_as_many_attempts_as_the_clusters_cpus_hold(
     finally:
         driver.kill()
         driver.wait()
+
+
+def test_a_ray_address_nobody_answers_on_is_a_usage_error(fake: Fake, tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [{"id": "a", "prompt": "mark a"}])
+    address = f"127.0.0.1:{free_port()}"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(tmp_path / "out"), *MODEL,
+                       "--ray", address, timeout=60)  # fmt: skip
+    assert result.returncode == 3
+    assert f"cannot reach the Ray cluster at {address}" in result.stderr

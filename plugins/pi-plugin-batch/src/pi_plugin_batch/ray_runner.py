@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 import subprocess
 import time
 from dataclasses import replace
@@ -27,6 +28,7 @@ from pi_plugin_batch.runner import AttemptResult, AttemptSpec, EventSink, error_
 
 DEFAULT_CPUS = 0.25  # an agent mostly waits on its model: four attempts share one CPU
 POLL_S = 0.25
+CONNECT_TIMEOUT_S = 10.0
 
 
 class RayUnavailable(Exception):
@@ -42,6 +44,17 @@ def import_ray() -> ModuleType:
             "--ray needs Ray: install the extra with pip install 'pi-plugin-batch[ray]'"
         ) from error
     return ray
+
+
+def check_reachable(address: str) -> None:
+    """Refuse at once a `HOST:PORT` nobody answers on (Ray itself would wait for minutes)."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # `auto`, a `ray://` client address: Ray finds or refuses them itself
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_S).close()
+    except OSError as error:
+        raise RayUnavailable(f"cannot reach the Ray cluster at {address}: {error}") from error
 
 
 class EventRelay:
@@ -65,6 +78,7 @@ class RayRunner:
 
     def __init__(self, address: str, cpus: float = DEFAULT_CPUS) -> None:
         self._ray = ray = import_ray()
+        check_reachable(address)
         try:
             ray.init(
                 address=address, logging_level=logging.WARNING, log_to_driver=False,
