@@ -11,7 +11,7 @@ from pi_plugin_batch.driver import PoolOptions, run_pool
 from pi_plugin_batch.frozen import drift, freeze, write_json
 from pi_plugin_batch.progress import Progress
 from pi_plugin_batch.results import ResultStore, final_attempts, read_records
-from pi_plugin_batch.runner import AttemptSpec, LocalRunner
+from pi_plugin_batch.runner import AttemptSpec, LocalRunner, Runner
 from pi_plugin_batch.tasks import TaskFileError, load_tasks
 from pi_plugin_batch.workspace import prune_stale
 
@@ -50,6 +50,7 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     base = tasks_file.parent
     repos = {(base / t.repo).resolve() for t in tasks if t.repo}
     prune_stale(out / "work", repos)
+    runner = _runner(options)
     store = ResultStore(out / "results.jsonl")
     records = read_records(store.path)
     done = final_attempts(records)
@@ -80,20 +81,35 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
     progress = Progress(total, done=total - len(specs))
     if store.repaired:
         progress.message("results.jsonl: cut a torn last line left by an interrupted run")
+    slots: int = getattr(runner, "slots", 4)  # Ray: what the cluster's CPUs hold
     pool = PoolOptions(
-        jobs=int(options.get("jobs") or 4),
+        jobs=int(options.get("jobs") or slots),
         retries=int(options.get("retries", 3)),
         backoff_s=float(options.get("backoff_s", 2.0)),
         max_cost=options.get("max_cost"),
         spent=spent,
     )
     try:
-        code = await run_pool(specs, LocalRunner(), store, pool, progress)
+        code = await run_pool(specs, runner, store, pool, progress)
     finally:
         store.close()
+        if hasattr(runner, "close"):
+            runner.close()
     if code == 0 and _any_failed(out):
         code = 1
     return code
+
+
+def _runner(options: dict[str, Any]) -> Runner:
+    """The local pool's runner, or the Ray backend (imported only when `--ray` is given)."""
+    if not options.get("ray"):
+        return LocalRunner()
+    from pi_plugin_batch.ray_runner import DEFAULT_CPUS, RayRunner, RayUnavailable
+
+    try:
+        return RayRunner(str(options["ray"]), float(options.get("ray_cpus") or DEFAULT_CPUS))
+    except RayUnavailable as error:
+        raise BatchConfigError(str(error)) from error
 
 
 def _tools(raw: str | None) -> list[str] | None:

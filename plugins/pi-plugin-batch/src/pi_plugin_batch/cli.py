@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 EXIT_USAGE = 3
 
@@ -68,10 +69,21 @@ def batch_command() -> None:
 @click.option("--replay", "replay_from", default=None, metavar="RECORDED_OUT",
               type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="Answer every request from RECORDED_OUT's recordings (no network).")  # fmt: skip
+@click.option("--ray", "ray", metavar="ADDRESS|auto", default=None,
+              help="Run the attempts as Ray tasks on this cluster (the ray extra).")  # fmt: skip
+@click.option("--ray-cpus", type=click.FloatRange(0, min_open=True), default=0.25,
+              show_default=True, help="CPUs Ray reserves per attempt.")  # fmt: skip
 def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
     """Run every task of TASKS_FILE not yet final in OUT (the same command resumes)."""
     from pi_plugin_batch.batch import BatchConfigError, run_batch
 
+    if options["ray"] and (options["in_place"] or options["keep_work"]):
+        raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
+    if options["ray"] and (options["record"] or options["replay_from"]):
+        raise BatchUsageError("--record and --replay keep their files on the driver; not with --ray")
+    ctx = click.get_current_context()
+    if options["ray"] and ctx.get_parameter_source("jobs") is ParameterSource.DEFAULT:
+        options["jobs"] = None  # as many as the cluster's CPUs hold at --ray-cpus each
     try:
         code = asyncio.run(run_batch(tasks_file, out, options))
     except BatchConfigError as error:

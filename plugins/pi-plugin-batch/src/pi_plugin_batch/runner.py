@@ -1,4 +1,4 @@
-"""One attempt of one task, and the Runner interface a pool (local now, Ray later) implements."""
+"""One attempt of one task, and the Runner interface a pool (local, or Ray) implements."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ class AttemptResult:
 
 
 class Runner(Protocol):
-    """Runs attempts somewhere (this machine's processes; a Ray cluster later)."""
+    """Runs attempts somewhere (this machine's processes, or a Ray cluster)."""
 
     async def run(self, spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         """Run one attempt to its end and return its record."""
@@ -135,6 +135,12 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         record["session"] = str(session.relative_to(spec.out))
     record["artifacts"] = str(artifacts.relative_to(spec.out))
     return AttemptResult(record, verdict)
+
+
+def error_result(spec: AttemptSpec, message: str, started_at: str, start: float) -> AttemptResult:
+    """An attempt that never got to run pi: an infrastructure error, retried."""
+    verdict = Verdict("error", "infrastructure", Disposition.RETRY, message)
+    return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
 
 
 def _pi_args(spec: AttemptSpec, session: Path) -> list[str]:
