@@ -101,10 +101,10 @@ class Run:
         self.ours = agent_runs.make_side("ours", ours, root, self.server, cache)
         self.pi = agent_runs.make_side("pi", pi, root, self.server) if pi else None
         self.pi_package = package_dir(pi) if pi else None
-        self.floor: agent_runs.Side | None = None
+        self.floor_agent: agent_runs.Side | None = None
         if floor:
             launcher = floor_side.write_launcher(root / "floor-bin")
-            self.floor = agent_runs.make_side("floor", launcher, root, self.server, cache)
+            self.floor_agent = agent_runs.make_side("floor", launcher, root, self.server, cache)
         self.root = root
         self.rows: list[Row] = []
         self.notes: list[str] = []
@@ -128,7 +128,7 @@ class Run:
     ) -> tuple[object, object, object]:
         """Measure each side in turn; a failure becomes a note and a missing value."""
         results: list[object] = []
-        for side in (self.ours, self.pi, self.floor if with_floor else None):
+        for side in (self.ours, self.pi, self.floor_agent if with_floor else None):
             if side is None:
                 results.append(None)
                 continue
@@ -412,7 +412,7 @@ class Run:
         )
         big = results[-1]
         floor = None
-        if self.floor is not None:
+        if self.floor_agent is not None:
             progress("sessions: floor")
             generated = next((folder / "big").rglob("*.jsonl"))
             floor = floor_side.open_context_ms(generated, settings.session_runs)
@@ -453,9 +453,9 @@ class Run:
         ours_pi = self.ours.executable
         size_mb, ours, theirs = export.measure_export(folder, entries, ours_pi, pi, runs)
         floor = None
-        if self.floor is not None:
+        if self.floor_agent is not None:
             progress("export: floor")
-            floor = floor_side.export(self.floor.executable, folder, runs)
+            floor = floor_side.export(self.floor_agent.executable, folder, runs)
         label = f"`pi --export` of a {entries:,}-entry session ({size(size_mb)})"
         self.rows += [
             Row(f"{label}: wall (median of {runs})", "s", ours.summary.median,
