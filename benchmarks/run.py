@@ -304,7 +304,7 @@ class Run:
         """`pi batch` against a loop of pi's `pi -p`: benchmarks/batch.py's figures, if present."""
         pi = self.pi.executable if self.pi else None
         quick = self.settings is QUICK
-        figures, note = batch_hook.run_batch(self.ours.executable, pi, quick)
+        figures, note = batch_hook.run_batch(pi, quick)
         if note:
             self.notes.append(note)
         if figures is None:
