@@ -6,7 +6,7 @@
     python benchmarks/floor.py                                                # the REPL's floor
     python benchmarks/floor.py --measure [--quick] [--pi PATH] [--json OUT]   # measure it
 
-The program is harness/floor_agent.py (its docstring says what it imports and why that much is
+The program is the package harness/floor/ (its docstring says what it imports and why that much is
 unavoidable); it reads models.json from PI_CODING_AGENT_DIR like pi. `--measure` runs
 benchmarks/run.py's groups that have a floor (print, rpc, session-prompt, sessions, export,
 repl): ours, pi's (with --pi) and the floor's columns, then issue 34's table. run.py measures
@@ -36,9 +36,12 @@ def main() -> int:
     argv = sys.argv[1:]
     if "--measure" in argv:
         return measure([arg for arg in argv if arg != "--measure"])
-    spec = spec_from_file_location("floor_agent", HERE / "harness" / "floor_agent.py")
+    package = HERE / "harness" / "floor"
+    spec = spec_from_file_location(
+        "pi_floor", package / "__init__.py", submodule_search_locations=[str(package)]
+    )
     assert spec is not None and spec.loader is not None
-    agent = module_from_spec(spec)
+    agent = sys.modules["pi_floor"] = module_from_spec(spec)
     spec.loader.exec_module(agent)
     result: int = agent.main(argv)
     return result

@@ -4,7 +4,7 @@
 
 For each row (the quick scenarios of run.py that need neither pi nor node: `pi -p` 2 turns + 1
 tool call, RPC 19 tool calls, RPC one prompt on the 1 MB session, session open + context, HTML
-export) our pi and the floor (harness/floor_agent.py) run `--reps` times, alternating which goes
+export) our pi and the floor (harness/floor/) run `--reps` times, alternating which goes
 first; the row's figure is median(ours) ÷ median(floor). Timing both in the same minutes cancels
 most of what the machine's load does to either. A row fails (exit 1) when its ratio exceeds the
 committed baseline (benchmarks/guard_baseline.json) by more than the margin stated there (0.5:

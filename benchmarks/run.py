@@ -8,7 +8,7 @@ folder; with neither, only our side is measured and pi's column shows "—". Bot
 the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
 fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
 version, help, print, rpc, session-prompt, history, stream, hooks, sessions, tools, export, repl,
-batch. The floor (harness/floor_agent.py: only the work a figure cannot avoid) runs the print,
+batch. The floor (harness/floor/: only the work a figure cannot avoid) runs the print,
 RPC, session-prompt, export and REPL scenarios and opens the sessions too, in its own column;
 --no-floor leaves it out. --markdown prints issue 34's table (figure, target, pi, floor, ours,
 the ratios, met) after the full one.

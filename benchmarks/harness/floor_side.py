@@ -1,4 +1,4 @@
-"""The floor as a side of the harness: a launcher for floor_agent.py, run like our `pi`."""
+"""The floor as a side of the harness: a launcher for the floor package, run like our `pi`."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness import floor_agent
+from harness.floor.session import open_context
 from harness.measure import Summary, measure_runs
 
-AGENT = Path(floor_agent.__file__).resolve()
+PACKAGE = Path(__file__).resolve().with_name("floor")
 
 # Like the `pi` console script: a file run by this interpreter that imports the program (so its
 # bytecode is cached like ours), without putting the harness's folder on sys.path.
@@ -22,8 +22,10 @@ LAUNCHER = """#!{python}
 import sys
 from importlib.util import module_from_spec, spec_from_file_location
 
-spec = spec_from_file_location("floor_agent", {agent!r})
-module = module_from_spec(spec)
+spec = spec_from_file_location(
+    "pi_floor", {init!r}, submodule_search_locations=[{package!r}]
+)
+module = sys.modules["pi_floor"] = module_from_spec(spec)
 spec.loader.exec_module(module)
 sys.exit(module.main())
 """
@@ -33,7 +35,8 @@ def write_launcher(folder: Path) -> str:
     """An executable `pi-floor` in `folder` that runs the floor program; its path."""
     folder.mkdir(parents=True, exist_ok=True)
     launcher = folder / "pi-floor"
-    launcher.write_text(LAUNCHER.format(python=sys.executable, agent=str(AGENT)))
+    init = str(PACKAGE / "__init__.py")
+    launcher.write_text(LAUNCHER.format(python=sys.executable, init=init, package=str(PACKAGE)))
     launcher.chmod(0o755)
     return str(launcher)
 
@@ -45,7 +48,7 @@ def open_context_ms(path: Path, runs: int = 5) -> float:
         copy = path.with_name(f"{path.stem}.floor{index}.jsonl")
         shutil.copy(path, copy)
         start = time.perf_counter()
-        messages = floor_agent.open_context(str(copy))
+        messages = open_context(str(copy))
         samples.append((time.perf_counter() - start) * 1000)
         if not messages:
             raise RuntimeError(f"the floor found no messages in {path}")

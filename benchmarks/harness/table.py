@@ -20,7 +20,7 @@ class Row:
     beat_pi: bool = False  # the budget is "faster than pi"
     higher_better: bool = False
     key: str = ""
-    floor: float | None = None  # the floor script's figure (harness/floor_agent.py)
+    floor: float | None = None  # the floor script's figure (harness/floor/)
     target: str = ""  # which figure of issue 34's table this row is (harness/targets.py)
 
     def ratio(self) -> float | None:
