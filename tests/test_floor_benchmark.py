@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import subprocess
@@ -95,7 +97,22 @@ def test_export_writes_a_self_contained_page_with_every_entry(tmp_path: Path) ->
     subprocess.run([sys.executable, str(FLOOR), "--export", str(session), str(page)], check=True)
     html = page.read_text()
     assert html.count("hello <\\/script>") == 50
-    assert "Content-Security-Policy" in html and "<link" not in html and " src=" not in html
+    data = html.split("<script id=d type=application/json>")[1].split("</script>")[0]
+    assert json.loads(data.replace("<\\/", "</")) == entries
+    assert "<link" not in html and " src=" not in html and "unsafe-inline" not in html
+    script = html.rsplit("<script>", 1)[1].split("</script>")[0]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert f"default-src 'none'; script-src 'sha256-{digest}'" in html
+
+
+def test_export_refuses_a_session_with_a_broken_line(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    session.write_text('{"type": "session", "version": 3}\n{"type": "mess\n')
+    done = subprocess.run(
+        [sys.executable, str(FLOOR), "--export", str(session), str(tmp_path / "out.html")],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode != 0
 
 
 @pytest.mark.slow

@@ -7,6 +7,8 @@ import json
 import os
 import time
 import uuid
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 Message = dict[str, Any]
@@ -61,17 +63,30 @@ class Session:
         self.parent = entry_id
 
 
-def parse_lines(data: bytes) -> list[Any]:
-    """Every non-empty line of JSONL, parsed with the fastest parser at hand, the GC paused."""
+def json_parser() -> Callable[[bytes], Any]:
+    """The fastest JSON parser at hand: pydantic-core's (keys interned), else `json`'s."""
     try:
         from pydantic_core import from_json
     except ImportError:
-        return [json.loads(line) for line in data.split(b"\n") if line]
+        return json.loads
+    return partial(from_json, cache_strings="keys")
+
+
+def parse_lines(data: bytes) -> list[Any]:
+    """Every non-empty line of JSONL, parsed, the GC paused while the objects pile up."""
+    parse = json_parser()
     gc.disable()
     try:
-        return [from_json(line, cache_strings="keys") for line in data.split(b"\n") if line]
+        return [parse(line) for line in data.split(b"\n") if line]
     finally:
         gc.enable()
+
+
+def check_lines(lines: list[bytes]) -> None:
+    """Parse every line (a broken one raises), keeping nothing."""
+    parse = json_parser()
+    for line in lines:
+        parse(line)
 
 
 def open_context(path: str) -> list[Message]:
