@@ -79,7 +79,7 @@ class Agent:
                             "provider": self.model.provider, "model": self.model.id,
                             "usage": {}, "stopReason": "stop", "timestamp": now_ms()}  # fmt: skip
         self.emit({"type": "message_start", "message": message})
-        text: list[str] = []
+        text = {"type": "text", "text": ""}  # the text block, in the message once text comes
         calls: dict[int, dict[str, Any]] = {}
         request = self.client.build_request(
             "POST", self.model.url, content=json.dumps(body).encode(), headers=self.headers
@@ -99,10 +99,14 @@ class Agent:
                     parsed = json.loads(data)
                     if parsed.get("usage"):
                         message["usage"] = parsed["usage"]
+                    event_kind: Record = {"type": "delta"}
                     for choice in parsed.get("choices", ()):
                         delta = choice.get("delta", {})
                         if delta.get("content"):
-                            text.append(delta["content"])
+                            if not text["text"]:
+                                message["content"].append(text)
+                            text["text"] += delta["content"]
+                            event_kind = {"type": "text_delta", "delta": delta["content"]}
                         for part in delta.get("tool_calls", ()):
                             call = calls.setdefault(part["index"], {"arguments": ""})
                             function = part.get("function", {})
@@ -115,13 +119,11 @@ class Agent:
                         {
                             "type": "message_update",
                             "message": message,
-                            "assistantMessageEvent": {"type": "delta", "raw": parsed},
+                            "assistantMessageEvent": event_kind,
                         }
                     )
         finally:
             await response.aclose()
-        if text:
-            message["content"].append({"type": "text", "text": "".join(text)})
         for call in calls.values():
             message["content"].append(
                 {
