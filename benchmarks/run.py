@@ -8,7 +8,7 @@ folder; with neither, only our side is measured and pi's column shows "—". Bot
 the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
 fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
 version, help, print, rpc, session-prompt, history, stream, hooks, sessions, tools, export, repl,
-batch. The floor (harness/floor/: only the work a figure cannot avoid) runs the print,
+batch. The floor (harness/floor/: only the work a figure cannot avoid) runs the print, stream,
 RPC, session-prompt, export and REPL scenarios and opens the sessions too, in its own column;
 --no-floor leaves it out. --markdown prints issue 34's table (figure, target, pi, floor, ours,
 the ratios, met) after the full one.
@@ -340,7 +340,7 @@ class Run:
     def stream(self) -> None:
         """Print mode, one long reply in 10-byte deltas: first byte → answer printed."""
         runs, size = self.settings.stream_runs, self.settings.stream_bytes
-        ours, theirs = self.both(
+        ours, theirs, floor = self.three(
             "stream", lambda s: agent_runs.print_stream(s, self.server, runs, size)
         )
         megabytes = size / 1e6
@@ -358,6 +358,7 @@ class Run:
                 attr(ours, "seconds"),
                 attr(theirs, "seconds"),
                 key="stream",
+                floor=attr(floor, "seconds"),
             ),
             Row(
                 f"{label}: throughput",
@@ -366,6 +367,7 @@ class Run:
                 rate(theirs),
                 higher_better=True,
                 key="stream",
+                floor=rate(floor),
             ),
             Row(
                 f"{label}: peak RSS",
@@ -373,6 +375,8 @@ class Run:
                 attr(ours, "peak_mib"),
                 attr(theirs, "peak_mib"),
                 key="stream",
+                floor=attr(floor, "peak_mib"),
+                target="memory",
             ),
         ]
 
