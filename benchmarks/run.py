@@ -1,12 +1,17 @@
 """Measure our pi and pi 0.73.1 side by side and print one table (DESIGN.md §8 budgets).
 
     python benchmarks/run.py [--pi PATH | --install-pi] [--quick] [--only a,b] [--json out.json]
+                             [--markdown] [--no-floor]
 
 --pi uses an installed pi executable; --install-pi installs pi 0.73.1 with npm into a temporary
 folder; with neither, only our side is measured and pi's column shows "—". Both sides run against
 the same loopback fake LLM server, each with its own temporary HOME and agent dir. --quick runs
 fewer repetitions on smaller inputs (a smoke test, not a measurement). Metric groups for --only:
-version, help, print, rpc, history, stream, hooks, sessions, tools, export.
+version, help, print, rpc, session-prompt, history, stream, hooks, sessions, tools, export, repl,
+batch. The floor (harness/floor/: only the work a figure cannot avoid) runs the print, stream,
+RPC, session-prompt, export and REPL scenarios and opens the sessions too, in its own column;
+--no-floor leaves it out. --markdown prints issue 34's table (figure, target, pi, floor, ours,
+the ratios, met) after the full one.
 """
 
 from __future__ import annotations
@@ -25,15 +30,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent_runs
+from harness import agent_runs, batch_hook, floor_side
 from harness.machine import describe
 from harness.measure import measure_runs
 from harness.pi import install_pi, our_pi, package_dir, version_of
 from harness.scenarios import TimedFakeServer
+from harness.session_prompt import rpc_session_prompt
 from harness.table import LEGEND, Row, render
+from harness.targets import markdown
 
-GROUPS = ("version", "help", "print", "rpc", "history", "stream", "hooks", "sessions", "tools",
-          "export")  # fmt: skip
+GROUPS = ("version", "help", "print", "rpc", "session-prompt", "history", "stream", "hooks",
+          "sessions", "tools", "export", "repl", "batch")  # fmt: skip
 
 
 @dataclass
@@ -53,6 +60,8 @@ class Settings:
     session_prompts: int = 150
     export_entries: int = 100_000
     export_runs: int = 1
+    session_prompt_runs: int = 5
+    repl_runs: int = 5
 
 
 QUICK = Settings(
@@ -67,6 +76,8 @@ QUICK = Settings(
     tool_runs=1,
     session_prompts=10,
     export_entries=2_000,
+    session_prompt_runs=1,
+    repl_runs=1,
 )
 
 
@@ -74,9 +85,15 @@ class Run:
     """One harness run: the sides, the fake server, the rows and notes collected so far."""
 
     def __init__(
-        self, settings: Settings, ours: str, pi: str | None, root: Path, as_is: bool = False
+        self,
+        settings: Settings,
+        ours: str,
+        pi: str | None,
+        root: Path,
+        as_is: bool = False,
+        floor: bool = True,
     ) -> None:
-        """Start the fake server and make a workspace per side."""
+        """Start the fake server and make a workspace per side (the floor's too, if asked)."""
         self.settings = settings
         self.server = TimedFakeServer()
         self.server.start()
@@ -84,6 +101,10 @@ class Run:
         self.ours = agent_runs.make_side("ours", ours, root, self.server, cache)
         self.pi = agent_runs.make_side("pi", pi, root, self.server) if pi else None
         self.pi_package = package_dir(pi) if pi else None
+        self.floor_agent: agent_runs.Side | None = None
+        if floor:
+            launcher = floor_side.write_launcher(root / "floor-bin")
+            self.floor_agent = agent_runs.make_side("floor", launcher, root, self.server, cache)
         self.root = root
         self.rows: list[Row] = []
         self.notes: list[str] = []
@@ -93,8 +114,21 @@ class Run:
         self, label: str, measure: Callable[[agent_runs.Side], object]
     ) -> tuple[object, object]:
         """Measure our side, then pi's (if any); a failure becomes a note and a missing value."""
+        ours, theirs, _ = self.sides(label, measure, with_floor=False)
+        return ours, theirs
+
+    def three(
+        self, label: str, measure: Callable[[agent_runs.Side], object]
+    ) -> tuple[object, object, object]:
+        """Measure ours, pi's (if any) and the floor (if on): (ours, pi, floor)."""
+        return self.sides(label, measure, with_floor=True)
+
+    def sides(
+        self, label: str, measure: Callable[[agent_runs.Side], object], with_floor: bool
+    ) -> tuple[object, object, object]:
+        """Measure each side in turn; a failure becomes a note and a missing value."""
         results: list[object] = []
-        for side in (self.ours, self.pi):
+        for side in (self.ours, self.pi, self.floor_agent if with_floor else None):
             if side is None:
                 results.append(None)
                 continue
@@ -106,7 +140,7 @@ class Run:
                 self.notes.append(f"{label}, {side.name}: FAILED — {error}")
                 traceback.print_exc(file=sys.stderr)
                 results.append(None)
-        return results[0], results[1]
+        return results[0], results[1], results[2]
 
     def startup(self, flag: str) -> None:
         """`pi --version` / `pi --help`: wall time and peak RSS."""
@@ -163,7 +197,7 @@ class Run:
     def print_mode(self) -> None:
         """`pi -p`: two turns with one read tool call."""
         runs = self.settings.print_runs
-        ours, theirs = self.both(
+        ours, theirs, floor = self.three(
             "pi -p", lambda s: agent_runs.print_two_turns(s, self.server, runs)
         )
         self.rows += [
@@ -174,6 +208,8 @@ class Run:
                 attr(theirs, "median"),
                 budget=0.5,
                 key="print",
+                floor=attr(floor, "median"),
+                target="print",
             ),
             Row(
                 "`pi -p` 2 turns, 1 `read` call: peak RSS",
@@ -182,13 +218,15 @@ class Run:
                 attr(theirs, "peak_mib"),
                 budget=70,
                 key="print",
+                floor=attr(floor, "peak_mib"),
+                target="memory",
             ),
         ]
 
     def rpc(self) -> None:
         """RPC: 20-turn tool conversation and a small streamed reply, start-up excluded."""
         runs, size = self.settings.rpc_runs, self.settings.rpc_stream_bytes
-        ours, theirs = self.both(
+        ours, theirs, floor = self.three(
             "rpc",
             lambda s: agent_runs.rpc_conversations(s, self.server, runs, stream_bytes=size),
         )
@@ -199,6 +237,8 @@ class Run:
                 attr(ours, "turns_s"),
                 attr(theirs, "turns_s"),
                 key="rpc",
+                floor=attr(floor, "turns_s"),
+                target="rpc-tools",
             ),
             Row(
                 f"RPC {size // 1000} KB reply in 10-byte deltas: prompt → agent_end",
@@ -206,6 +246,7 @@ class Run:
                 attr(ours, "stream_s"),
                 attr(theirs, "stream_s"),
                 key="rpc",
+                floor=attr(floor, "stream_s"),
             ),
             Row(
                 "RPC process peak RSS after those runs",
@@ -213,8 +254,66 @@ class Run:
                 attr(ours, "peak_mib"),
                 attr(theirs, "peak_mib"),
                 key="rpc",
+                floor=attr(floor, "peak_mib"),
+                target="memory",
             ),
         ]
+
+    def session_prompt(self) -> None:
+        """RPC: switch to a copy of the 1 MB session, one prompt, its answer."""
+        runs = self.settings.session_prompt_runs
+        ours, theirs, floor = self.three(
+            "rpc session prompt", lambda s: rpc_session_prompt(s, self.server, runs)
+        )
+        self.rows += [
+            Row(f"RPC one prompt on a 1 MB session: switch_session → agent_end (median of {runs})",
+                "s", attr(ours, "seconds"), attr(theirs, "seconds"), key="session-prompt",
+                floor=attr(floor, "seconds"), target="rpc-session"),
+            Row("RPC one prompt on a 1 MB session: peak RSS", "MiB", attr(ours, "peak_mib"),
+                attr(theirs, "peak_mib"), key="session-prompt", floor=attr(floor, "peak_mib"),
+                target="memory"),
+        ]  # fmt: skip
+
+    def repl(self) -> None:
+        """The REPL in tmux: launch → the footer shows the model (benchmarks/repl.py's launch)."""
+        if shutil.which("tmux") is None:
+            self.notes.append("repl: tmux is not installed; not measured")
+            return
+        import repl
+
+        runs = self.settings.repl_runs
+
+        def measure(side: agent_runs.Side) -> floor_side.LaunchFigures:
+            """Warm up once, then the medians of `runs` launches."""
+            (side.workspace.agent / "settings.json").write_text(
+                '{"defaultProvider": "fake", "defaultModel": "fake-model"}'
+            )
+            return floor_side.launches(repl.launch, [side.executable], side.workspace, runs)
+
+        ours, theirs, floor = self.three("repl launch", measure)
+        self.rows += [
+            Row(f"REPL launch → footer shows the model (median of {runs})", "s",
+                attr(ours, "loaded"), attr(theirs, "loaded"), key="repl",
+                floor=attr(floor, "loaded"), target="repl"),
+            Row(f"REPL launch → a typed key shows (median of {runs})", "s",
+                attr(ours, "usable"), attr(theirs, "usable"), key="repl",
+                floor=attr(floor, "usable")),
+        ]  # fmt: skip
+
+    def batch(self) -> None:
+        """`pi batch` against a loop of pi's `pi -p`: benchmarks/batch.py's figures, if present."""
+        pi = self.pi.executable if self.pi else None
+        quick = self.settings is QUICK
+        figures, note = batch_hook.run_batch(pi, quick)
+        if note:
+            self.notes.append(note)
+        if figures is None:
+            return
+        self.rows += [
+            Row("`pi batch` tasks per minute per core (pi: a loop of `pi -p`)", "tasks/min/core",
+                figures.ours, figures.pi, higher_better=True, key="batch",
+                floor=figures.floor, target="batch"),
+        ]  # fmt: skip
 
     def history(self) -> None:
         """RPC: one session, many prompts; total time and a request's cost early vs late."""
@@ -241,7 +340,7 @@ class Run:
     def stream(self) -> None:
         """Print mode, one long reply in 10-byte deltas: first byte → answer printed."""
         runs, size = self.settings.stream_runs, self.settings.stream_bytes
-        ours, theirs = self.both(
+        ours, theirs, floor = self.three(
             "stream", lambda s: agent_runs.print_stream(s, self.server, runs, size)
         )
         megabytes = size / 1e6
@@ -259,6 +358,7 @@ class Run:
                 attr(ours, "seconds"),
                 attr(theirs, "seconds"),
                 key="stream",
+                floor=attr(floor, "seconds"),
             ),
             Row(
                 f"{label}: throughput",
@@ -267,6 +367,7 @@ class Run:
                 rate(theirs),
                 higher_better=True,
                 key="stream",
+                floor=rate(floor),
             ),
             Row(
                 f"{label}: peak RSS",
@@ -274,6 +375,8 @@ class Run:
                 attr(ours, "peak_mib"),
                 attr(theirs, "peak_mib"),
                 key="stream",
+                floor=attr(floor, "peak_mib"),
+                target="memory",
             ),
         ]
 
@@ -311,6 +414,12 @@ class Run:
         results = sessions.measure_sessions(
             folder, settings.session_entries, self.pi_package, settings.session_runs
         )
+        big = results[-1]
+        floor = None
+        if self.floor_agent is not None:
+            progress("sessions: floor")
+            generated = next((folder / "big").rglob("*.jsonl"))
+            floor = floor_side.open_context_ms(generated, settings.session_runs)
         for result in results:
             one_mb = result.name == "large-session.jsonl"
             self.rows.append(
@@ -321,6 +430,8 @@ class Run:
                     result.pi_open_ms,
                     beat_pi=one_mb,
                     key="sessions",
+                    floor=floor if result is big else None,
+                    target="open" if result is big else "",
                 )
             )
         for result in (results[-2], results[-1]):
@@ -345,14 +456,20 @@ class Run:
         pi = self.pi.executable if self.pi else None
         ours_pi = self.ours.executable
         size_mb, ours, theirs = export.measure_export(folder, entries, ours_pi, pi, runs)
+        floor = None
+        if self.floor_agent is not None:
+            progress("export: floor")
+            floor = floor_side.export(self.floor_agent.executable, folder, runs)
         label = f"`pi --export` of a {entries:,}-entry session ({size(size_mb)})"
         self.rows += [
             Row(f"{label}: wall (median of {runs})", "s", ours.summary.median,
-                theirs.summary.median if theirs else None, key="export"),
+                theirs.summary.median if theirs else None, key="export",
+                floor=floor.summary.median if floor else None, target="export"),
             Row(f"{label}: peak RSS", "MiB", ours.summary.peak_mib,
-                theirs.summary.peak_mib if theirs else None, key="export"),
+                theirs.summary.peak_mib if theirs else None, key="export",
+                floor=floor.summary.peak_mib if floor else None, target="memory"),
             Row(f"{label}: page size", "MB", ours.size_mb, theirs.size_mb if theirs else None,
-                key="export"),
+                key="export", floor=floor.size_mb if floor else None),
         ]  # fmt: skip
 
     def tools(self) -> None:
@@ -423,6 +540,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="few repetitions, small inputs")
     parser.add_argument("--only", default=",".join(GROUPS), help="comma-separated metric groups")
     parser.add_argument("--json", type=Path, help="also write the results as JSON here")
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print issue 34's table, ready to paste"
+    )
+    parser.add_argument("--no-floor", action="store_true", help="do not measure the floor")
     args = parser.parse_args(argv)
     args.groups = [g.strip() for g in args.only.split(",") if g.strip()]
     unknown = set(args.groups) - set(GROUPS)
@@ -442,7 +563,7 @@ def main(argv: list[str] | None = None) -> int:
     ours = args.ours or our_pi()
     machine = describe(version_of(pi) if pi else None)
     with tempfile.TemporaryDirectory(prefix="pi-bench-") as temp:
-        run = Run(settings, ours, pi, Path(temp), args.as_is)
+        run = Run(settings, ours, pi, Path(temp), args.as_is, floor=not args.no_floor)
         if not args.as_is and os.environ.get("PYTHONDONTWRITEBYTECODE"):
             run.notes.append(
                 "PYTHONDONTWRITEBYTECODE is set here; our side ran with a bytecode cache in the "
@@ -454,12 +575,15 @@ def main(argv: list[str] | None = None) -> int:
             "help": lambda: run.startup("--help"),
             "print": run.print_mode,
             "rpc": run.rpc,
+            "session-prompt": run.session_prompt,
             "history": run.history,
             "stream": run.stream,
             "hooks": run.hooks,
             "sessions": run.sessions,
             "tools": run.tools,
             "export": run.export,
+            "repl": run.repl,
+            "batch": run.batch,
         }
         try:
             for group in GROUPS:
@@ -481,6 +605,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{LEGEND}")
     for note in run.notes:
         print(f"- {note}")
+    if args.markdown:
+        print(f"\n{markdown(run.rows)}")
     if args.json:
         payload = {
             "machine": machine,

@@ -1,4 +1,4 @@
-"""Result rows: ours, pi, their ratio, the DESIGN.md §8 budget, and the printed table."""
+"""Result rows: ours, pi, the floor, their ratios, the DESIGN.md §8 budget, and the table."""
 
 from __future__ import annotations
 
@@ -20,12 +20,20 @@ class Row:
     beat_pi: bool = False  # the budget is "faster than pi"
     higher_better: bool = False
     key: str = ""
+    floor: float | None = None  # the floor script's figure (harness/floor/)
+    target: str = ""  # which figure of issue 34's table this row is (harness/targets.py)
 
     def ratio(self) -> float | None:
         """How many times better ours is: pi/ours (times, memory) or ours/pi (throughput)."""
         if not self.ours or not self.pi:
             return None
         return self.ours / self.pi if self.higher_better else self.pi / self.ours
+
+    def floor_ratio(self) -> float | None:
+        """How close ours is to the floor: floor/ours (times, memory) or ours/floor (rates)."""
+        if not self.ours or not self.floor:
+            return None
+        return self.ours / self.floor if self.higher_better else self.floor / self.ours
 
     def budget_text(self) -> str:
         """The budget as written in the table."""
@@ -51,6 +59,7 @@ class Row:
         return {
             **asdict(self),
             "ratio": self.ratio(),
+            "floor_ratio": self.floor_ratio(),
             "budget_text": self.budget_text(),
             "met": self.met(),
         }
@@ -70,19 +79,24 @@ def fmt(value: float | None) -> str:
     return f"{value:.3f}"
 
 
+def times(ratio: float | None) -> str:
+    """A ratio as `1.23x`, or a dash."""
+    return DASH if ratio is None else f"{ratio:.2f}x"
+
+
 def render(rows: list[Row]) -> str:
     """A Markdown table (aligned, so it also reads well in a terminal)."""
-    header = ["metric", "unit", "ours", "pi 0.73.1", "ratio", "budget", "met?"]
+    header = ["metric", "unit", "ours", "pi 0.73.1", "ratio", "floor", "floor÷ours", "budget",
+              "met?"]  # fmt: skip
     body = []
     for row in rows:
-        ratio = row.ratio()
         verdict = {True: "yes", False: "NO", None: ""}[row.met()]
-        shown = DASH if ratio is None else f"{ratio:.2f}x"
         body.append(
-            [row.metric, row.unit, fmt(row.ours), fmt(row.pi), shown, row.budget_text(), verdict]
-        )
+            [row.metric, row.unit, fmt(row.ours), fmt(row.pi), times(row.ratio()),
+             fmt(row.floor), times(row.floor_ratio()), row.budget_text(), verdict]
+        )  # fmt: skip
     widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-    numeric = {2, 3, 4}
+    numeric = {2, 3, 4, 5, 6}
 
     def line(cells: list[str]) -> str:
         """One table line, numbers right-aligned."""
@@ -104,5 +118,6 @@ def render(rows: list[Row]) -> str:
 
 LEGEND = (
     "ratio: how many times better ours is — pi ÷ ours for times and memory, ours ÷ pi for MB/s "
-    "(> 1: ours is better). Budgets are DESIGN.md §8's."
+    "(> 1: ours is better). floor: the floor script (benchmarks/floor.py); floor÷ours: 1 is "
+    "the floor itself, 0.5 is twice its time. Budgets are DESIGN.md §8's."
 )
