@@ -12,7 +12,7 @@ from typing import Any
 from pi_core import AgentSession
 
 ADD_SERVERS_CHANNEL = "mcp:add_servers"
-CONNECT_WAIT = 5.0
+CONNECT_WAIT = 30.0
 """Seconds `session/new` waits for the editor's servers, so the first prompt has their tools."""
 
 
