@@ -7,7 +7,9 @@ start-up changes by. Each round runs every side once, alternating, against the l
 server (`pi -p`: two turns and one `read` call, as in `benchmarks/run.py`); the table has the
 median and the minimum. `--base DIR` adds a side that runs the code of another checkout (a
 `git worktree` of the branch point, say) with `PYTHONPATH` pointing at it and its plugins, in the
-same interpreter and environment (the installed distributions' entry points are shared).
+same interpreter and environment (the installed distributions' entry points are shared). `--pi
+PATH` adds pi 0.73.1 (its CPU time counts every thread of the node process); the last column
+then gives pi's median CPU time ÷ each side's.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class Side:
     name: str
     pythonpath: str | None
     workspace: Workspace
+    executable: str
     samples: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
 
 
@@ -59,7 +62,7 @@ def run_once(side: Side, command: str, server: FakeLLMServer, temp: Path) -> tup
     if command == "print":
         server.queue(*print_answers())
     report = temp / "time.txt"
-    argv = [TIME, "-f", "%U %S %M", "-o", str(report), our_pi()]
+    argv = [TIME, "-f", "%U %S %M", "-o", str(report), side.executable]
     with tempfile.TemporaryFile() as err:
         process = subprocess.Popen(
             [*argv, *COMMANDS[command]],
@@ -85,29 +88,41 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--base", type=Path, default=None, help="a checkout to compare with")
     parser.add_argument("--only", default="print,version", help="commands: print,version,help")
+    parser.add_argument("--pi", default=None, help="pi 0.73.1's executable, to measure too")
     args = parser.parse_args()
     commands = [name for name in args.only.split(",") if name]
     with tempfile.TemporaryDirectory() as folder, FakeLLMServer() as server:
         temp = Path(folder)
-        sides = [Side("ours", None, make_workspace(temp / "ours", server.base_url))]
+        ours = our_pi()
+        sides = [Side("ours", None, make_workspace(temp / "ours", server.base_url), ours)]
         if args.base is not None:
             workspace = make_workspace(temp / "base", server.base_url)
-            sides.insert(0, Side("base", tree_path(args.base.resolve()), workspace))
+            sides.insert(0, Side("base", tree_path(args.base.resolve()), workspace, ours))
+        if args.pi is not None:
+            workspace = make_workspace(temp / "pi", server.base_url)
+            sides.insert(0, Side("pi", None, workspace, args.pi))
         for index in range(args.runs + 1):
             for command in commands:
                 for side in sides:
                     sample = run_once(side, command, server, temp)
                     if index:  # the first round fills the bytecode caches
                         side.samples.setdefault(command, []).append(sample)
-    print(f"{'command':<10} {'side':<6} {'median cpu s':>13} {'min cpu s':>10} {'peak MiB':>9}")
+    header = f"{'command':<10} {'side':<6} {'median cpu s':>13} {'min cpu s':>10} {'peak MiB':>9}"
+    print(header + ("  pi ÷ side (cpu, memory side ÷ pi)" if args.pi else ""))
     for command in commands:
+        pi = sides[0].samples[command] if args.pi else None
         for side in sides:
             cpu = [sample[0] for sample in side.samples[command]]
             peak = max(sample[1] for sample in side.samples[command])
-            print(
+            line = (
                 f"{command:<10} {side.name:<6} {statistics.median(cpu):>13.3f} "
                 f"{min(cpu):>10.3f} {peak:>9.1f}"
             )
+            if pi is not None and side.name != "pi":
+                ratio = statistics.median(s[0] for s in pi) / statistics.median(cpu)
+                memory = peak / max(s[1] for s in pi)
+                line += f"  {ratio:5.2f}x, {memory:.2f}"
+            print(line)
 
 
 if __name__ == "__main__":
