@@ -29,7 +29,6 @@ from pi_core.messages.llm import (
     content_text,
     now_ms,
 )
-from pi_core.messages.shared import build_shared_models
 from pi_core.messages.stream import AssistantMessageEvent
 
 __all__ = [
@@ -58,5 +57,3 @@ __all__ = [
     "now_ms",
     "parse_agent_message",
 ]
-
-build_shared_models()
