@@ -5,8 +5,8 @@
 CPU time moves far less than wall time on a shared machine, so this is the figure to compare
 start-up changes by. Each round runs every side once, alternating, against the loopback fake LLM
 server (`pi -p`: two turns and one `read` call, as in `benchmarks/run.py`); the table has the
-median and the minimum. `--base DIR` adds a side that runs the code of another checkout (a
-`git worktree` of the branch point, say) with `PYTHONPATH` pointing at it and its plugins, in the
+median and the minimum. `--base DIR` (repeatable) adds a side that runs the code of another checkout
+(a `git worktree` of the branch point, say) with `PYTHONPATH` pointing at it and its plugins, in the
 same interpreter and environment (the installed distributions' entry points are shared). `--pi
 PATH` adds pi 0.73.1 (its CPU time counts every thread of the node process); the last column
 then gives pi's median CPU time ÷ each side's.
@@ -86,7 +86,13 @@ def main() -> None:
     """Alternate the sides for `--runs` rounds (after one warm-up) and print the medians."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--base", type=Path, default=None, help="a checkout to compare with")
+    parser.add_argument(
+        "--base",
+        type=Path,
+        action="append",
+        default=[],
+        help="a checkout to compare with (repeatable; each side is named after its folder)",
+    )
     parser.add_argument("--only", default="print,version", help="commands: print,version,help")
     parser.add_argument("--pi", default=None, help="pi 0.73.1's executable, to measure too")
     args = parser.parse_args()
@@ -95,9 +101,10 @@ def main() -> None:
         temp = Path(folder)
         ours = our_pi()
         sides = [Side("ours", None, make_workspace(temp / "ours", server.base_url), ours)]
-        if args.base is not None:
-            workspace = make_workspace(temp / "base", server.base_url)
-            sides.insert(0, Side("base", tree_path(args.base.resolve()), workspace, ours))
+        for base in reversed(args.base):
+            name = base.resolve().name
+            workspace = make_workspace(temp / f"base-{name}", server.base_url)
+            sides.insert(0, Side(name, tree_path(base.resolve()), workspace, ours))
         if args.pi is not None:
             workspace = make_workspace(temp / "pi", server.base_url)
             sides.insert(0, Side("pi", None, workspace, args.pi))
@@ -107,7 +114,10 @@ def main() -> None:
                     sample = run_once(side, command, server, temp)
                     if index:  # the first round fills the bytecode caches
                         side.samples.setdefault(command, []).append(sample)
-    header = f"{'command':<10} {'side':<6} {'median cpu s':>13} {'min cpu s':>10} {'peak MiB':>9}"
+    width = max(len(side.name) for side in sides)
+    header = (
+        f"{'command':<10} {'side':<{width}} {'median cpu s':>13} {'min cpu s':>10} {'peak MiB':>9}"
+    )
     print(header + ("  pi ÷ side (cpu, memory side ÷ pi)" if args.pi else ""))
     for command in commands:
         pi = sides[0].samples[command] if args.pi else None
@@ -115,7 +125,7 @@ def main() -> None:
             cpu = [sample[0] for sample in side.samples[command]]
             peak = max(sample[1] for sample in side.samples[command])
             line = (
-                f"{command:<10} {side.name:<6} {statistics.median(cpu):>13.3f} "
+                f"{command:<10} {side.name:<{width}} {statistics.median(cpu):>13.3f} "
                 f"{min(cpu):>10.3f} {peak:>9.1f}"
             )
             if pi is not None and side.name != "pi":
