@@ -121,6 +121,14 @@ def test_an_entry_point_added_in_place_is_seen(site: Path, scans: list[str | Non
     ]
 
 
+def test_a_version_changed_in_place_is_seen(site: Path, scans: list[str | None]) -> None:
+    assert ours() == [("one", "pi_plugin_one", "pi_plugin_one", "1.0")]
+    metadata = site / "pi_plugin_one-1.0.dist-info" / "METADATA"
+    metadata.write_text("Metadata-Version: 2.1\nName: pi_plugin_one\nVersion: 1.1\n")
+    assert ours() == [("one", "pi_plugin_one", "pi_plugin_one", "1.1")]
+    assert len(scans) == 2
+
+
 def test_a_scan_that_saw_a_fresh_change_is_not_stored(
     site: Path, scans: list[str | None], isolated_agent_dir: Path
 ) -> None:

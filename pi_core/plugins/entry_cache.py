@@ -1,15 +1,16 @@
 """The installed distributions' `pi`, `pi.resources` and `pi.commands` entry points, remembered.
 
-Reading entry points through `importlib.metadata` walks every distribution on `sys.path` and
-parses the METADATA of each one that has a `pi` entry point (name and version): ~10 ms of every
-start. The result of that scan is kept in `<agent dir>/cache/entry-points.json`, under a key made
-of the interpreter, `sys.path` (and the working folder when `sys.path` holds it), with stamps of
-what the scan read: the modification time of every `sys.path` entry, and the size and
-modification time of every distribution's `entry_points.txt`. Installing, upgrading or removing a
-distribution adds, renames or deletes a metadata folder (its `sys.path` folder's time changes);
-editing an `entry_points.txt` in place changes its stamp. Either way the stamps differ, the entry
-is not used, and the scan runs again. A scan that saw a time less than two seconds old is not
-stored (file times are coarse, so a change right after it could keep the same time).
+Reading entry points through `importlib.metadata` walks every distribution on `sys.path` and parses
+the METADATA of each one that has a `pi` entry point (name and version): ~8 ms of every start. The
+result of that scan is kept in `<agent dir>/cache/entry-points.json`, under a key made of the
+interpreter, `sys.path` (and the working folder when `sys.path` holds it), with stamps of what the
+scan read: the modification time of every `sys.path` entry, the size and modification time of every
+distribution's `entry_points.txt`, and those of the METADATA of each distribution with a `pi*` entry
+point (its name and version are kept). Installing, upgrading or removing a distribution adds,
+renames or deletes a metadata folder (its `sys.path` folder's time changes); editing an
+`entry_points.txt` in place changes its stamp. Either way the stamps differ, the entry is not used,
+and the scan runs again. A scan that saw a time less than two seconds old is not stored (file times
+are coarse, so a change right after it could keep the same time).
 
 A hit reads only the `entry_points.txt` of the distributions that had a `pi*` entry point, bound
 to a distribution object that knows its name and version from the cache. When some distribution
@@ -151,9 +152,14 @@ def _scan() -> dict[str, Any] | None:
         folder = getattr(ep.dist, "_path", None)
         if not isinstance(folder, Path):
             return None
-        dists.setdefault(
-            str(folder), {"path": str(folder), "name": ep.dist.name, "version": ep.dist.version}
-        )
+        if str(folder) not in dists:
+            # the name and version kept come from here: an edit in place is seen too
+            stamps += [_stamp(str(folder / name)) for name in ("METADATA", "PKG-INFO")]
+            dists[str(folder)] = {
+                "path": str(folder),
+                "name": ep.dist.name,
+                "version": ep.dist.version,
+            }
     return {"stamps": stamps, "dists": list(dists.values())}
 
 
