@@ -52,9 +52,11 @@ class PiGroup(click.Group):
         `pi.commands` entry-point group (how `pi mcp` arrives); looked up only for a bare word."""
         if not name or name.startswith(("-", "@")) or " " in name:
             return
-        from importlib.metadata import entry_points
+        from pi_core.plugins import entry_cache
 
-        for entry in entry_points(group=PLUGIN_COMMANDS_GROUP, name=name):
+        for entry in entry_cache.entry_points(PLUGIN_COMMANDS_GROUP):
+            if entry.name != name:
+                continue
             command = entry.load()
             if isinstance(command, click.Command):
                 self.add_command(command, name)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import Literal
 
+from pi_core.plugins import entry_cache
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
 from pi_core.plugins.foreign import FOREIGN_EXTENSION_SUFFIXES, ForeignExtension
 from pi_core.plugins.foreign import is_foreign_extension as _is_foreign_extension
@@ -63,7 +64,7 @@ class Discovery:
 def installed_sources() -> list[PluginSource]:
     """Return one source per `pi` entry point of the installed distributions, sorted by name."""
     sources = []
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    for ep in entry_cache.entry_points(ENTRY_POINT_GROUP):
         dist = ep.dist
         sources.append(
             PluginSource(

@@ -20,8 +20,9 @@ import os
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 
+from pi_core.plugins import entry_cache
 from pi_core.resources.diagnostics import ResourceDiagnostic
 from pi_core.resources.discovery import RESOURCE_KINDS, ResourceKind
 
@@ -99,7 +100,7 @@ def package_folders(
     """Find the resource folders of every installed distribution (sorted by distribution)."""
     result = PackageFolders()
     blocked_names = {_normalize(name) for name in blocked}
-    found = list(entry_points(group=RESOURCES_GROUP) if eps is None else eps)
+    found = list(entry_cache.entry_points(RESOURCES_GROUP) if eps is None else eps)
     found.sort(key=lambda ep: (ep.dist.name if ep.dist else "", ep.name))
     for ep in found:
         dist = ep.dist.name if ep.dist is not None else "?"

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import html
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from pi_core.ai.oauth.endpoints import callback_host
+
+if TYPE_CHECKING:  # http.server (and socketserver, email, html) load when a login listens
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 _PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>pi</title></head>"
@@ -37,6 +39,8 @@ class CallbackServer:
     @classmethod
     def start(cls, port: int, path: str, state: str, vendor: str) -> CallbackServer | None:
         """Listen on the callback host and `port` (inside a running event loop), or None."""
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
         try:
             server = ThreadingHTTPServer((callback_host(), port), BaseHTTPRequestHandler)
         except OSError:
@@ -88,6 +92,9 @@ class CallbackServer:
         return 200, f"{self._vendor} authentication completed. You can close this window."
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        import html
+        from http.server import BaseHTTPRequestHandler
+
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
