@@ -6,19 +6,24 @@ import base64
 import hashlib
 import re
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, BinaryIO
 
 from pi_core import deep
 from pi_core.export.entries import EntryRenderer
 from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
+from pi_core.export.scan import ScannedSession
+from pi_core.export.stats import PageStats
 from pi_core.export.tree import RawEntry, SessionTree, string
 
 # Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
 FORK_FROM_ENTRIES = 20_000
+# Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest.
+ENTRY_BUDGET = 2_000_000
 
 
 @dataclass
@@ -35,7 +40,9 @@ class PageInput:
     """Everything the page shows."""
 
     tree: SessionTree
-    jsonl: bytes
+    scanned: ScannedSession
+    # The session file as "↓ JSONL" gives it back, byte for byte.
+    original: bytes
     file_name: str
     system_prompt: str | None = None
     tools: list[ToolInfo] | None = None
@@ -57,63 +64,10 @@ def _asset(name: str) -> str:
 
 def compute_stats(entries: list[RawEntry]) -> dict[str, Any]:
     """Message counts, tool calls, tokens, cost and models over every entry (every branch)."""
-    counts = dict.fromkeys(
-        (
-            "user",
-            "assistant",
-            "toolResults",
-            "custom",
-            "compactions",
-            "branchSummaries",
-            "toolCalls",
-        ),
-        0,
-    )
-    tokens = dict.fromkeys(("input", "output", "cacheRead", "cacheWrite"), 0)
-    cost = 0.0
-    models: dict[str, None] = {}
+    stats = PageStats()
     for entry in entries:
-        kind = entry.get("type")
-        message = entry.get("message") if kind == "message" else None
-        if isinstance(message, dict):
-            role = message.get("role")
-            if role == "user":
-                counts["user"] += 1
-            elif role == "toolResult":
-                counts["toolResults"] += 1
-            elif role == "assistant":
-                counts["assistant"] += 1
-                model = string(message.get("model"))
-                if model:
-                    provider = string(message.get("provider"))
-                    models[f"{provider}/{model}" if provider else model] = None
-                usage = message.get("usage")
-                if isinstance(usage, dict):
-                    for key in tokens:
-                        tokens[key] += _int(usage.get(key))
-                    spent = usage.get("cost")
-                    if isinstance(spent, dict):
-                        cost += sum(_float(spent.get(k)) for k in tokens)
-                content = message.get("content")
-                if isinstance(content, list):
-                    counts["toolCalls"] += sum(
-                        1 for b in content if isinstance(b, dict) and b.get("type") == "toolCall"
-                    )
-        elif kind == "compaction":
-            counts["compactions"] += 1
-        elif kind == "branch_summary":
-            counts["branchSummaries"] += 1
-        elif kind == "custom_message":
-            counts["custom"] += 1
-    return {"counts": counts, "tokens": tokens, "cost": cost, "models": list(models)}
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _float(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+        stats.add(entry)
+    return stats.as_dict()
 
 
 def _tokens(count: int) -> str:
@@ -233,58 +187,106 @@ class _Packing(threading.Thread):
         return self._packed
 
 
-def _sidebar_and_stats(page: PageInput) -> str:
-    """The sidebar's data as script JSON (ASCII, no NUL) and the stats' HTML, after a NUL."""
+def page_rendered_from(page: PageInput) -> int:
+    """The index in `tree.entries` from which entries are rendered here; older ones, by the page.
+
+    Newest first, entries are rendered here while their lines fit in ENTRY_BUDGET bytes (the
+    newest always is); the page's script renders the rest from their lines when they are shown.
+    """
+    entries, scanned = page.tree.entries, page.scanned
+    left = ENTRY_BUDGET
+    index = len(entries)
+    while index > 0 and left > 0:
+        index -= 1
+        left -= scanned.line_size(entries[index]["line"])
+    return index
+
+
+def sidebar_json(page: PageInput, first_here: int) -> str:
+    """The sidebar's data as script JSON: rows (with their line when the page renders them)."""
     tree = page.tree
-    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
-    return script_json(data) + "\0" + _stats_html(tree, compute_stats(tree.entries))
+    data: dict[str, Any] = {
+        "leafId": tree.leaf_id,
+        "rows": tree.rows(),
+        "fileName": page.file_name,
+    }
+    if first_here > 0:
+        here = {entry["id"] for entry in tree.entries[first_here:]}
+        for row in data["rows"]:
+            if row["id"] not in here:
+                row["line"] = tree.by_id[row["id"]]["line"]
+        data["results"] = page.scanned.results
+        data["home"] = page.home
+    return script_json(data)
 
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
+_CHUNK = 4 << 20
 
 
-def render_page(page: PageInput) -> str:
-    """The whole self-contained HTML document."""
-    tree = page.tree
+def write_page(page: PageInput, out: BinaryIO) -> None:
+    """Write the whole self-contained HTML document to `out`, part by part."""
+    tree, scanned = page.tree, page.scanned
     # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
-    packing = _Packing(page.jsonl)
+    packing = _Packing(page.original)
     packing.start()
-    # The sidebar's rows and the stats do not depend on the entries' HTML: a large session gets
-    # them from a forked child, on the other core, while this process renders.
+    first_here = page_rendered_from(page)
+    # The sidebar's rows do not depend on the entries' HTML: a large session gets them from a
+    # forked child, on the other core, while this process renders.
     sidebar = Forked(
-        lambda: _sidebar_and_stats(page),
+        lambda: sidebar_json(page, first_here),
         fork=page.may_fork and len(tree.entries) >= FORK_FROM_ENTRIES,
     )
-    renderer = EntryRenderer(tree.entries, page.home)
-    reset_budgets()
-    # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
-    try:
-        templates = [
-            f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
-            for entry in reversed(tree.entries)
-        ]
-    finally:
-        reset_budgets()  # also drops the export's cache of rendered fragments
-    templates.reverse()
-    tree_json, stats_html = sidebar.result().split("\0", 1)
-    script = _asset("markdown.js") + _asset("export.js")
+    script = _asset("markdown.js") + _asset("entries.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
         f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'"
     )
-    parts = {
-        "POLICY": policy,
-        "TITLE": escape(f"Session {string(tree.header.get('id'))}".strip()),
-        "CSS": _asset("export.css") + "\n" + highlight_css(),
-        "SESSION_ID": escape(string(tree.header.get("id"), "unknown")),
-        "STATS": stats_html,
-        "SYSTEM_PROMPT": _system_prompt_html(page.system_prompt),
-        "TOOLS": _tools_html(page.tools),
-        "ENTRIES": "\n".join(templates),
-        "TREE": tree_json,
-        "JSONL": packing.result(),
-        "JS": script,
+
+    def entries() -> Iterator[str]:
+        renderer = EntryRenderer([], page.home, scanned.result)
+        reset_budgets()
+        # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
+        try:
+            templates = [
+                f'<template data-id="{escape(entry["id"])}">'
+                f"{renderer.render(scanned.entry(entry['line']))}</template>"
+                for entry in reversed(tree.entries[first_here:])
+            ]
+        finally:
+            reset_budgets()  # also drops the export's cache of rendered fragments
+        templates.reverse()
+        yield "\n".join(templates)
+
+    def lines() -> Iterator[bytes]:
+        if first_here == 0:
+            return
+        data = scanned.data
+        for start in range(0, len(data), _CHUNK):
+            # Only `<` can end the element or open a comment; inside JSON it is only in strings.
+            yield data[start : start + _CHUNK].replace(b"<", b"\\u003c")
+
+    parts: dict[str, Callable[[], Iterator[str | bytes]]] = {
+        "POLICY": lambda: iter((policy,)),
+        "TITLE": lambda: iter((escape(f"Session {string(tree.header.get('id'))}".strip()),)),
+        "CSS": lambda: iter((_asset("export.css"), "\n", highlight_css())),
+        "SESSION_ID": lambda: iter((escape(string(tree.header.get("id"), "unknown")),)),
+        "STATS": lambda: iter((_stats_html(tree, scanned.stats.as_dict()),)),
+        "SYSTEM_PROMPT": lambda: iter((_system_prompt_html(page.system_prompt),)),
+        "TOOLS": lambda: iter((_tools_html(page.tools),)),
+        "ENTRIES": entries,
+        "LINES": lines,
+        "TREE": lambda: iter((sidebar.result(),)),
+        "JSONL": lambda: iter((packing.result(),)),
+        "JS": lambda: iter((script,)),
     }
-    # One pass: text that came from the session is never searched for placeholders again.
-    return _PLACEHOLDER.sub(lambda match: parts[match.group(1)], _asset("page.html"))
+    template = _asset("page.html")
+    position = 0
+    # Text that came from the session is written out, never searched for placeholders again.
+    for match in _PLACEHOLDER.finditer(template):
+        out.write(template[position : match.start()].encode())
+        for part in parts[match.group(1)]():
+            out.write(part if isinstance(part, bytes) else part.encode("utf-8", "replace"))
+        position = match.end()
+    out.write(template[position:].encode())

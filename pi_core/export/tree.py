@@ -42,13 +42,20 @@ class SessionTree:
     labels: dict[str, str] = field(default_factory=dict)
     by_id: dict[str, RawEntry] = field(default_factory=dict)
     children: dict[str | None, list[str]] = field(default_factory=dict)
+    # Sidebar kind and text by id, computed earlier (entries are then light records).
+    row_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, raw: list[RawEntry], leaf_id: str | None = None) -> SessionTree:
+    def build(
+        cls,
+        raw: list[RawEntry],
+        leaf_id: str | None = None,
+        row_texts: dict[str, tuple[str, str]] | None = None,
+    ) -> SessionTree:
         """Index a header and its entries; the leaf defaults to the last entry."""
         header = raw[0] if raw and raw[0].get("type") == "session" else {}
         entries = [e for e in raw if e is not header and isinstance(e.get("id"), str)]
-        tree = cls(header=header, entries=entries, leaf_id=None)
+        tree = cls(header=header, entries=entries, leaf_id=None, row_texts=row_texts or {})
         for entry in entries:
             tree.by_id[entry["id"]] = entry
             if entry.get("type") == "label" and isinstance(entry.get("targetId"), str):
@@ -148,7 +155,7 @@ class SessionTree:
 
     def _row(self, entry_id: str, indent: int, connector: str | None) -> dict[str, Any]:
         entry = self.by_id[entry_id]
-        kind, text = row_kind_and_text(entry)
+        kind, text = self.row_texts.get(entry_id) or row_kind_and_text(entry)
         row: dict[str, Any] = {
             "id": entry_id,
             "parent": self.parent_of(entry_id),

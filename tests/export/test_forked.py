@@ -1,4 +1,4 @@
-"""A large `pi --export` computes the sidebar and stats in a forked child: same page, other core."""
+"""A large `pi --export` computes the sidebar in a forked child: the same page, another core."""
 
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ def test_the_sidebar_comes_from_a_child_and_the_page_is_the_same(
 ) -> None:
     source = write_session(tmp_path / "s.jsonl", ordinary_session())
     pids = tmp_path / "pids"
-    original = page_module.compute_stats
+    original = page_module.sidebar_json
 
-    def recording(entries: Any) -> Any:
+    def recording(*args: Any) -> Any:
         with pids.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        return original(entries)
+        return original(*args)
 
-    monkeypatch.setattr(page_module, "compute_stats", recording)
+    monkeypatch.setattr(page_module, "sidebar_json", recording)
     monkeypatch.setattr(page_module, "FORK_FROM_ENTRIES", 0)
     forked = export_file_to_html(source, tmp_path / "forked.html").path.read_bytes()
     assert pids.read_text().split() != [str(os.getpid())]  # computed in another process

@@ -1,6 +1,7 @@
 // The exported session page: the tree sidebar (search, filters, a virtual list), the path to the
 // selected entry, deep links (#entryId or ?leafId=&targetId=), toggles and the JSONL download.
-// Every entry's HTML was rendered by pi, except markdown past the export's budget (markdown.js).
+// Entries' HTML was rendered by pi within the export's budget; past it, entries.js and markdown.js
+// render in the page.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("session-tree").textContent);
@@ -17,6 +18,27 @@
   document.querySelectorAll("#entries > template").forEach(function (t) {
     templates.set(t.getAttribute("data-id"), t);
   });
+  // Entries past the export's budget come as their session lines (entries.js renders them).
+  var lines = null;
+  function lineEntry(number) {
+    if (lines === null) lines = document.getElementById("session-lines").textContent.split("\n");
+    try { return JSON.parse(lines[number]); } catch (e) { return null; }
+  }
+  function findResult(callId) {
+    var number = data.results && Object.prototype.hasOwnProperty.call(data.results, callId) ? data.results[callId] : null;
+    var entry = number === null ? null : lineEntry(number);
+    return entry && entry.message && typeof entry.message === "object" ? entry.message : null;
+  }
+  function templateOf(id) {
+    var t = templates.get(id);
+    if (t === undefined && byId.has(id) && typeof byId.get(id).line === "number") {
+      var entry = lineEntry(byId.get(id).line);
+      t = document.createElement("template");
+      t.innerHTML = entry && typeof entry === "object" ? piEntries.render(entry, findResult, data.home || "") : "";
+      templates.set(id, t);
+    }
+    return t;
+  }
   var searchText = new Map();
   var state = { filter: "default", query: "", leaf: data.leafId, target: null, visible: [] };
   var ROW_HEIGHT = 22;
@@ -50,7 +72,7 @@
   function textOf(row) {
     var text = searchText.get(row.id);
     if (text === undefined) {
-      var t = templates.get(row.id);
+      var t = templateOf(row.id);
       text = (row.text + " " + (row.label || "") + " " + (t ? t.content.textContent : "")).toLowerCase();
       searchText.set(row.id, text);
     }
@@ -122,7 +144,7 @@
     box.textContent = "";
     var fragment = document.createDocumentFragment();
     pathTo(leaf).forEach(function (id) {
-      var t = templates.get(id);
+      var t = templateOf(id);
       if (t && t.content.firstElementChild) fragment.appendChild(t.content.cloneNode(true));
     });
     piMarkdown(fragment);

@@ -1,0 +1,120 @@
+"""A session's JSONL read line by line into what the page needs, without keeping the entries.
+
+Each line is parsed once for the sidebar (kind and text), the header's figures and where tool
+results are, then dropped: a 100,000-entry session is held as its bytes and a small record per
+entry, not as 600 MB of dicts. An entry the page renders in Python is parsed again when needed.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+import pydantic_core
+
+from pi_core import deep
+from pi_core.export.stats import PageStats
+from pi_core.export.tree import RawEntry, row_kind_and_text
+
+# Fields of an entry the tree needs (ids, order, labels); the rest is read from its line.
+_KEPT = ("type", "id", "parentId", "timestamp", "targetId", "label")
+
+
+@dataclass
+class ScannedSession:
+    """The JSONL (one entry per line, current version) and a light record per entry."""
+
+    data: bytes
+    header: RawEntry
+    # Per entry: the _KEPT fields and "line", its line number in `data`.
+    light: list[RawEntry] = field(default_factory=list)
+    row_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Tool call id → line number of the first message that answers it.
+    results: dict[str, int] = field(default_factory=dict)
+    stats: PageStats = field(default_factory=PageStats)
+    starts: array[int] = field(default_factory=lambda: array("q"))
+
+    def line(self, number: int) -> bytes:
+        """Line `number` of `data`, without its newline."""
+        return self.data[self.starts[number] : self.starts[number + 1] - 1]
+
+    def line_size(self, number: int) -> int:
+        """The length of line `number` in bytes."""
+        return self.starts[number + 1] - self.starts[number] - 1
+
+    def entry(self, number: int) -> RawEntry:
+        """The entry on line `number`, parsed again."""
+        parsed: RawEntry = _parse(self.line(number))
+        return parsed
+
+    def result(self, call_id: str) -> RawEntry | None:
+        """The toolResult message answering `call_id`, or None."""
+        number = self.results.get(call_id)
+        if number is None:
+            return None
+        message = self.entry(number).get("message")
+        return message if isinstance(message, dict) else None
+
+
+def _parse(raw: bytes) -> Any:
+    try:
+        return pydantic_core.from_json(raw, cache_strings="keys")
+    except ValueError:
+        return deep.loads(raw)  # the lines pydantic-core refuses that json reads
+
+
+def scan_lines(data: bytes, *, current_version: int) -> ScannedSession | None:
+    """Scan `data`; None when a line is not a whole JSON object or the file needs migrating."""
+    if not data.endswith(b"\n"):
+        data += b"\n"
+    starts = array("q", [0])
+    scanned: ScannedSession | None = None
+    position, number = 0, 0
+    find = data.find
+    while True:
+        end = find(b"\n", position)
+        if end < 0:
+            break
+        raw = data[position:end]
+        position = end + 1
+        starts.append(position)
+        number += 1
+        if not raw.strip():
+            continue
+        try:
+            entry = _parse(raw)
+        except (ValueError, RecursionError):
+            return None
+        if type(entry) is not dict:
+            return None
+        if scanned is None:
+            version = entry.get("version")
+            if entry.get("type") != "session" or not isinstance(entry.get("id"), str):
+                return None
+            if not isinstance(version, int) or isinstance(version, bool):
+                return None
+            if version < current_version:
+                return None
+            scanned = ScannedSession(data=data, header=entry)
+            continue
+        _add(scanned, entry, number - 1)
+    if scanned is None:
+        return None
+    scanned.starts = starts
+    return scanned
+
+
+def _add(scanned: ScannedSession, entry: RawEntry, number: int) -> None:
+    scanned.stats.add(entry)
+    light = {key: entry[key] for key in _KEPT if key in entry}
+    light["line"] = number
+    scanned.light.append(light)
+    entry_id = entry.get("id")
+    if isinstance(entry_id, str):
+        scanned.row_texts[entry_id] = row_kind_and_text(entry)
+    message = entry.get("message")
+    if entry.get("type") == "message" and isinstance(message, dict):
+        call_id = message.get("toolCallId")
+        if message.get("role") == "toolResult" and isinstance(call_id, str):
+            scanned.results.setdefault(call_id, number)
