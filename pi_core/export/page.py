@@ -13,6 +13,7 @@ from importlib.resources import files
 from typing import Any, BinaryIO
 
 from pi_core import deep
+from pi_core.export.embed import restorable, script_lines
 from pi_core.export.entries import EntryRenderer
 from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
@@ -22,8 +23,9 @@ from pi_core.export.tree import RawEntry, SessionTree, string
 
 # Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
 FORK_FROM_ENTRIES = 20_000
-# Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest.
-ENTRY_BUDGET = 2_000_000
+# Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest
+# (about the newest 1,750 entries of `benchmarks/export.py`'s session).
+ENTRY_BUDGET = 1_000_000
 
 
 @dataclass
@@ -221,15 +223,17 @@ def sidebar_json(page: PageInput, first_here: int) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
-_CHUNK = 4 << 20
 
 
 def write_page(page: PageInput, out: BinaryIO) -> None:
     """Write the whole self-contained HTML document to `out`, part by part."""
     tree, scanned = page.tree, page.scanned
-    # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
-    packing = _Packing(page.original)
-    packing.start()
+    # "↓ JSONL" restores the file from the embedded lines, or else unpacks a gzipped copy (zlib
+    # lets go of the GIL: it is packed on a second core while the entries render).
+    from_lines = scanned.data is page.original and restorable(page.original)
+    packing = None if from_lines else _Packing(page.original)
+    if packing is not None:
+        packing.start()
     first_here = page_rendered_from(page)
     # The sidebar's rows do not depend on the entries' HTML: a large session gets them from a
     # forked child, on the other core, while this process renders.
@@ -260,12 +264,8 @@ def write_page(page: PageInput, out: BinaryIO) -> None:
         yield "\n".join(templates)
 
     def lines() -> Iterator[bytes]:
-        if first_here == 0:
-            return
-        data = scanned.data
-        for start in range(0, len(data), _CHUNK):
-            # Only `<` can end the element or open a comment; inside JSON it is only in strings.
-            yield data[start : start + _CHUNK].replace(b"<", b"\\u003c")
+        if first_here > 0 or from_lines:
+            yield from script_lines(scanned.data)
 
     parts: dict[str, Callable[[], Iterator[str | bytes]]] = {
         "POLICY": lambda: iter((policy,)),
@@ -278,7 +278,7 @@ def write_page(page: PageInput, out: BinaryIO) -> None:
         "ENTRIES": entries,
         "LINES": lines,
         "TREE": lambda: iter((sidebar.result(),)),
-        "JSONL": lambda: iter((packing.result(),)),
+        "JSONL": lambda: iter(() if packing is None else (packing.result(),)),
         "JS": lambda: iter((script,)),
     }
     template = _asset("page.html")

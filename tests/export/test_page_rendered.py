@@ -14,7 +14,7 @@ import pi_core.export.page as page_module
 from pi_core.export import export_file_to_html
 from pi_core.export.entries import EntryRenderer
 from tests.export.cdp import DevTools
-from tests.export.page_checks import parse, templates, tree_data
+from tests.export.page_checks import embedded_jsonl, parse, templates, tree_data
 from tests.export.sessions import assistant, entry, message, ordinary_session, write_session
 from tests.export.test_browser import (
     BROWSER,
@@ -210,3 +210,22 @@ def test_a_hostile_session_rendered_from_its_lines_runs_no_script_and_loads_noth
     test_a_hostile_session_runs_no_script_and_loads_nothing(tmp_path, browser)
     shown = "document.querySelectorAll('#messages .entry').length"
     assert browser.evaluate(shown) > 0
+
+
+def test_the_download_is_the_lines_themselves_unless_they_cannot_give_the_file_back(
+    tmp_path: Path,
+) -> None:
+    def export_with(text: str, name: str) -> tuple[dict[str | None, str], bytes, str]:
+        session = ordinary_session()
+        session.append(message("u9", "l1", 30, role="user", content=text))
+        source = write_session(tmp_path / f"{name}.jsonl", session)
+        page = export_file_to_html(source, tmp_path / f"{name}.html").path.read_text()
+        scripts = {attrs.get("id"): body for attrs, body in parse(page).scripts}
+        return scripts, source.read_bytes(), page
+
+    scripts, original, page = export_with("a <b> tag", "plain")
+    assert scripts["session-jsonl"] == ""  # no packed copy: the lines are the file
+    assert "<" not in scripts["session-lines"] and embedded_jsonl(page) == original
+    # the file itself holds the escape the page uses for "<": only a packed copy is exact
+    scripts, original, page = export_with("a <b> and a literal \\u003C", "escape")
+    assert scripts["session-jsonl"] != "" and embedded_jsonl(page) == original

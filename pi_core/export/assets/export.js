@@ -202,7 +202,13 @@
   }
 
   function downloadJsonl() {
-    var binary = atob(document.getElementById("session-jsonl").textContent);
+    var packed64 = document.getElementById("session-jsonl").textContent;
+    if (!packed64) {  // the session lines are the file, with each "<" escaped (embed.py)
+      var text = document.getElementById("session-lines").textContent.split("\\u003C").join("<");
+      saveBlob(new Blob([text], { type: "application/x-ndjson" }), data.fileName || "session.jsonl");
+      return;
+    }
+    var binary = atob(packed64);
     var bytes = new Uint8Array(binary.length);
     for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     var packed = new Blob([bytes]);
