@@ -68,7 +68,7 @@ def export_file_to_html(
     if not scanned.light:
         raise ExportError(f"Nothing to export: {source} has no entries")
     target = Path(output) if output is not None else Path(default_html_name(source))
-    _write(target, scanned, None, original, source.name, None, None, may_fork=True)
+    _write(target, scanned, None, original, source.name, None, None)
     return ExportResult(target, warnings)
 
 
@@ -155,8 +155,6 @@ def _write(
     file_name: str,
     system_prompt: str | None,
     tools: list[ToolInfo] | None,
-    *,
-    may_fork: bool = False,
 ) -> None:
     from pi_core.export.output import atomic_output
     from pi_core.export.page import PageInput, write_page
@@ -175,7 +173,6 @@ def _write(
             system_prompt=system_prompt,
             tools=tools,
             home=os.path.expanduser("~"),
-            may_fork=may_fork,
         )
         if target.is_dir():
             raise ExportError(f"Cannot write {target}: it is a folder")

@@ -15,17 +15,15 @@ from typing import Any, BinaryIO
 from pi_core import deep
 from pi_core.export.embed import restorable, script_lines
 from pi_core.export.entries import EntryRenderer
-from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.scan import ScannedSession
 from pi_core.export.stats import PageStats
 from pi_core.export.tree import RawEntry, SessionTree, string
 
-# Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
-FORK_FROM_ENTRIES = 20_000
 # Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest
 # (about the newest 1,750 entries of `benchmarks/export.py`'s session).
 ENTRY_BUDGET = 1_000_000
+_ROWS_PER_CHUNK = 4096
 
 
 @dataclass
@@ -49,8 +47,6 @@ class PageInput:
     system_prompt: str | None = None
     tools: list[ToolInfo] | None = None
     home: str = ""
-    # A forked child may compute part of the page (`pi --export`: a process with no other work).
-    may_fork: bool = False
 
 
 def script_json(value: Any) -> str:
@@ -204,22 +200,30 @@ def page_rendered_from(page: PageInput) -> int:
     return index
 
 
-def sidebar_json(page: PageInput, first_here: int) -> str:
-    """The sidebar's data as script JSON: rows (with their line when the page renders them)."""
+def sidebar_json(page: PageInput, first_here: int) -> Iterator[str]:
+    """The sidebar's data as script JSON, in parts: rows (with their line when the page renders
+    them), a few thousand at a time, so that they are never all held as dicts or as text."""
     tree = page.tree
-    data: dict[str, Any] = {
-        "leafId": tree.leaf_id,
-        "rows": tree.rows(),
-        "fileName": page.file_name,
-    }
+    data: dict[str, Any] = {"leafId": tree.leaf_id, "rows": [], "fileName": page.file_name}
+    here: set[str] | None = None
     if first_here > 0:
         here = {entry["id"] for entry in tree.entries[first_here:]}
-        for row in data["rows"]:
-            if row["id"] not in here:
-                row["line"] = tree.by_id[row["id"]]["line"]
         data["results"] = page.scanned.results
         data["home"] = page.home
-    return script_json(data)
+    head, tail = script_json(data).split('"rows":[]', 1)
+    yield head + '"rows":['
+    batch: list[dict[str, Any]] = []
+    separator = ""
+    for row in tree.iter_rows():
+        if here is not None and row["id"] not in here:
+            row["line"] = tree.by_id[row["id"]]["line"]
+        batch.append(row)
+        if len(batch) == _ROWS_PER_CHUNK:
+            yield separator + script_json(batch)[1:-1]
+            batch, separator = [], ","
+    if batch:
+        yield separator + script_json(batch)[1:-1]
+    yield "]" + tail
 
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
@@ -235,12 +239,6 @@ def write_page(page: PageInput, out: BinaryIO) -> None:
     if packing is not None:
         packing.start()
     first_here = page_rendered_from(page)
-    # The sidebar's rows do not depend on the entries' HTML: a large session gets them from a
-    # forked child, on the other core, while this process renders.
-    sidebar = Forked(
-        lambda: sidebar_json(page, first_here),
-        fork=page.may_fork and len(tree.entries) >= FORK_FROM_ENTRIES,
-    )
     script = _asset("markdown.js") + _asset("entries.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
@@ -277,7 +275,7 @@ def write_page(page: PageInput, out: BinaryIO) -> None:
         "TOOLS": lambda: iter((_tools_html(page.tools),)),
         "ENTRIES": entries,
         "LINES": lines,
-        "TREE": lambda: iter((sidebar.result(),)),
+        "TREE": lambda: sidebar_json(page, first_here),
         "JSONL": lambda: iter(() if packing is None else (packing.result(),)),
         "JS": lambda: iter((script,)),
     }

@@ -17,8 +17,8 @@ from pi_core import deep
 from pi_core.export.stats import PageStats
 from pi_core.export.tree import RawEntry, row_kind_and_text
 
-# Fields of an entry the tree needs (ids, order, labels); the rest is read from its line.
-_KEPT = ("type", "id", "parentId", "timestamp", "targetId", "label")
+# A label entry's fields the tree reads (labels apply to their target's row).
+_LABEL = ("type", "targetId", "label")
 
 
 @dataclass
@@ -27,7 +27,7 @@ class ScannedSession:
 
     data: bytes
     header: RawEntry
-    # Per entry: the _KEPT fields and "line", its line number in `data`.
+    # Per entry: id, parentId, timestamp (and a label's fields) and "line", its line in `data`.
     light: list[RawEntry] = field(default_factory=list)
     row_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Tool call id → line number of the first message that answers it.
@@ -107,14 +107,19 @@ def scan_lines(data: bytes, *, current_version: int) -> ScannedSession | None:
 
 def _add(scanned: ScannedSession, entry: RawEntry, number: int) -> None:
     scanned.stats.add(entry)
-    light = {key: entry[key] for key in _KEPT if key in entry}
-    light["line"] = number
-    scanned.light.append(light)
     entry_id = entry.get("id")
+    # Only what the tree reads; a label entry also keeps its type, target and label.
+    light = {"id": entry_id, "parentId": entry.get("parentId"), "line": number}
+    if "timestamp" in entry:
+        light["timestamp"] = entry["timestamp"]
+    kind = entry.get("type")
+    if kind == "label":
+        light.update((key, entry[key]) for key in _LABEL if key in entry)
+    scanned.light.append(light)
     if isinstance(entry_id, str):
         scanned.row_texts[entry_id] = row_kind_and_text(entry)
     message = entry.get("message")
-    if entry.get("type") == "message" and isinstance(message, dict):
+    if kind == "message" and isinstance(message, dict) and message.get("role") == "toolResult":
         call_id = message.get("toolCallId")
-        if message.get("role") == "toolResult" and isinstance(call_id, str):
+        if isinstance(call_id, str):
             scanned.results.setdefault(call_id, number)

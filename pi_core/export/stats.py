@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pi_core.export.tree import RawEntry, string
+from pi_core.export.tree import RawEntry
 
 _COUNTS = ("user", "assistant", "toolResults", "custom", "compactions", "branchSummaries")
 _TOKENS = ("input", "output", "cacheRead", "cacheWrite")
@@ -40,22 +40,32 @@ class PageStats:
 
     def _assistant(self, message: RawEntry) -> None:
         self.counts["assistant"] += 1
-        model = string(message.get("model"))
-        if model:
-            provider = string(message.get("provider"))
-            self.models[f"{provider}/{model}" if provider else model] = None
+        model = message.get("model")
+        if isinstance(model, str) and model:
+            provider = message.get("provider")
+            self.models[
+                f"{provider}/{model}" if isinstance(provider, str) and provider else model
+            ] = None
         usage = message.get("usage")
         if isinstance(usage, dict):
+            tokens = self.tokens
             for key in _TOKENS:
-                self.tokens[key] += _int(usage.get(key))
+                value = usage.get(key)
+                if type(value) is int:  # not a bool
+                    tokens[key] += value
             spent = usage.get("cost")
             if isinstance(spent, dict):
-                self.cost += sum(_float(spent.get(k)) for k in _TOKENS)
+                for key in _TOKENS:
+                    value = spent.get(key)
+                    if type(value) is float or type(value) is int:
+                        self.cost += value
         content = message.get("content")
         if isinstance(content, list):
-            self.counts["toolCalls"] += sum(
-                1 for b in content if isinstance(b, dict) and b.get("type") == "toolCall"
-            )
+            calls = 0
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    calls += 1
+            self.counts["toolCalls"] += calls
 
     def as_dict(self) -> dict[str, Any]:
         """The figures as `compute_stats` returns them."""
@@ -65,11 +75,3 @@ class PageStats:
             "cost": self.cost,
             "models": list(self.models),
         }
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _float(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
