@@ -71,7 +71,8 @@ class SessionTree:
                 parent = None
             tree.children.setdefault(parent, []).append(entry["id"])
         for ids in tree.children.values():
-            ids.sort(key=lambda i: string(tree.by_id[i].get("timestamp")))
+            if len(ids) > 1:  # most entries have one child
+                ids.sort(key=lambda i: string(tree.by_id[i].get("timestamp")))
         if leaf_id in tree.by_id:
             tree.leaf_id = leaf_id
         elif entries:
