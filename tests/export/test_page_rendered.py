@@ -35,6 +35,7 @@ def broad_session() -> list[dict[str, Any]]:
             16,
             [
                 {"type": "text", "text": "plain answer\n\nsecond paragraph"},
+                {"type": "image", "mimeType": "constructor", "data": "AAAA"},  # not a type
                 {
                     "type": "toolCall",
                     "id": "c4",

@@ -46,7 +46,7 @@ var piEntries = (function () {
     if (block.type !== "image") return "";
     var mime = str(block.mimeType, "image/png").toLowerCase();
     var data = str(block.data);
-    if (!MIMES[mime] || !/^[A-Za-z0-9]+$/.test(data.replace(/=+$/, "").replace(/[+\/]/g, ""))) {
+    if (!has(MIMES, mime) || !/^[A-Za-z0-9]+$/.test(data.replace(/=+$/, "").replace(/[+\/]/g, ""))) {
       return '<div class="tool-error">[image not shown: not an embedded png/jpeg/gif/webp]</div>';
     }
     return '<img class="' + css + '" src="data:' + mime + ";base64," + data + '" alt="">';
