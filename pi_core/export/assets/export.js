@@ -29,15 +29,25 @@
     var entry = number === null ? null : lineEntry(number);
     return entry && entry.message && typeof entry.message === "object" ? entry.message : null;
   }
-  function templateOf(id) {
-    var t = templates.get(id);
-    if (t === undefined && byId.has(id) && typeof byId.get(id).line === "number") {
+  function fromLine(id) {
+    return !templates.has(id) && byId.has(id) && typeof byId.get(id).line === "number";
+  }
+  // Templates for the given entries that come as lines: their HTML is parsed in one pass.
+  function prepare(ids) {
+    var missing = ids.filter(fromLine);
+    if (!missing.length) return;
+    var box = document.createElement("template");
+    box.innerHTML = missing.map(function (id) {
       var entry = lineEntry(byId.get(id).line);
-      t = document.createElement("template");
-      t.innerHTML = entry && typeof entry === "object" ? piEntries.render(entry, findResult, data.home || "") : "";
-      templates.set(id, t);
-    }
-    return t;
+      var html = entry && typeof entry === "object" ? piEntries.render(entry, findResult, data.home || "") : "";
+      return "<template>" + html + "</template>";
+    }).join("");
+    var made = box.content.children;
+    missing.forEach(function (id, i) { templates.set(id, made[i]); });
+  }
+  function templateOf(id) {
+    if (fromLine(id)) prepare([id]);
+    return templates.get(id);
   }
   var searchText = new Map();
   var state = { filter: "default", query: "", leaf: data.leafId, target: null, visible: [] };
@@ -143,7 +153,9 @@
     var box = document.getElementById("messages");
     box.textContent = "";
     var fragment = document.createDocumentFragment();
-    pathTo(leaf).forEach(function (id) {
+    var path = pathTo(leaf);
+    prepare(path);
+    path.forEach(function (id) {
       var t = templateOf(id);
       if (t && t.content.firstElementChild) fragment.appendChild(t.content.cloneNode(true));
     });
