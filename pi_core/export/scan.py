@@ -80,7 +80,7 @@ def scan_lines(data: bytes, *, current_version: int) -> ScannedSession | None:
         position = end + 1
         starts.append(position)
         number += 1
-        if not raw.strip():
+        if not raw or raw.isspace():
             continue
         try:
             entry = _parse(raw)

@@ -230,3 +230,19 @@ def test_the_download_is_the_lines_themselves_unless_they_cannot_give_the_file_b
     # the file itself holds the escape the page uses for "<": only a packed copy is exact
     scripts, original, page = export_with("a <b> and a literal \\u003C", "escape")
     assert scripts["session-jsonl"] != "" and embedded_jsonl(page) == original
+
+
+@needs_browser
+@pytest.mark.slow
+def test_lines_with_lone_carriage_returns_keep_their_numbers_in_the_page(
+    tmp_path: Path, browser: DevTools, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(page_module, "ENTRY_BUDGET", 0)
+    source = write_session(tmp_path / "cr.jsonl", ordinary_session())
+    source.write_bytes(source.read_bytes().replace(b"\n", b"\r\r\n"))  # JSON whitespace
+    page = export_file_to_html(source, tmp_path / "cr.html").path
+    browser.open(page.as_uri())
+    shown = "Array.from(document.querySelectorAll('#messages .entry')).map(e => e.id)"
+    assert browser.evaluate(shown) == [f"entry-{i}" for i in ("m1", "u1", "a1", "b1", "u3", "a4")]
+    answer = browser.evaluate("document.getElementById('entry-a4').textContent")
+    assert "SIDE-BRANCH-ANSWER" in answer
