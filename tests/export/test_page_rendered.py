@@ -246,3 +246,21 @@ def test_lines_with_lone_carriage_returns_keep_their_numbers_in_the_page(
     assert browser.evaluate(shown) == [f"entry-{i}" for i in ("m1", "u1", "a1", "b1", "u3", "a4")]
     answer = browser.evaluate("document.getElementById('entry-a4').textContent")
     assert "SIDE-BRANCH-ANSWER" in answer
+
+
+def test_a_live_session_past_the_budget_is_written_as_lines_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pi_core.export import export_session_to_html
+    from pi_core.session.manager import SessionManager
+
+    monkeypatch.setattr(page_module, "ENTRY_BUDGET", 0)
+    manager = SessionManager.open(write_session(tmp_path / "s.jsonl", broad_session()))
+    manager.branch("a3")
+    page = export_session_to_html(manager, tmp_path / "live.html").path.read_text()
+    assert templates(page) == {}
+    data = tree_data(page)
+    assert data["leafId"] == "a3"
+    lines = embedded_jsonl(page).decode().split("\n")
+    for row in data["rows"]:
+        assert json.loads(lines[row["line"]])["id"] == row["id"]
