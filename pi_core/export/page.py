@@ -17,8 +17,7 @@ from pi_core.export.embed import restorable, script_lines
 from pi_core.export.entries import EntryRenderer
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
 from pi_core.export.scan import ScannedSession
-from pi_core.export.stats import PageStats
-from pi_core.export.tree import RawEntry, SessionTree, string
+from pi_core.export.tree import SessionTree, string
 
 # Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest
 # (about the newest 1,750 entries of `benchmarks/export.py`'s session).
@@ -58,14 +57,6 @@ def script_json(value: Any) -> str:
 @lru_cache(maxsize=1)
 def _asset(name: str) -> str:
     return files("pi_core.export").joinpath("assets", name).read_text(encoding="utf-8")
-
-
-def compute_stats(entries: list[RawEntry]) -> dict[str, Any]:
-    """Message counts, tool calls, tokens, cost and models over every entry (every branch)."""
-    stats = PageStats()
-    for entry in entries:
-        stats.add(entry)
-    return stats.as_dict()
 
 
 def _tokens(count: int) -> str:

@@ -68,7 +68,7 @@ class PageStats:
             self.counts["toolCalls"] += calls
 
     def as_dict(self) -> dict[str, Any]:
-        """The figures as `compute_stats` returns them."""
+        """The figures: counts, tokens, cost and the models, as the header shows them."""
         return {
             "counts": dict(self.counts),
             "tokens": dict(self.tokens),
