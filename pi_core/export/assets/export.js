@@ -109,7 +109,14 @@
     return true;
   }
 
+  var everyTemplate = false;
   function refreshTree() {
+    if (state.query && !everyTemplate) {  // search reads every entry's text: parse in batches
+      everyTemplate = true;
+      for (var i = 0; i < rows.length; i += 2000) {
+        prepare(rows.slice(i, i + 2000).map(function (row) { return row.id; }));
+      }
+    }
     state.visible = rows.filter(passes);
     spacer.style.height = state.visible.length * ROW_HEIGHT + "px";
     document.getElementById("tree-status").textContent =
