@@ -80,8 +80,12 @@ def broad_session() -> list[dict[str, Any]]:
             "x1", "cm1", 22, role="bashExecution", command="make", output="ok\nfailed",
             exitCode=2,
         ),
+        entry(
+            "custom_message", "cm2", "x1", 22, customType="data",
+            content={"ok": True, "n": [1, "two", None], "deep": {"x": "<y>"}},
+        ),
         assistant(
-            "a6", "x1", 23, [{"type": "text", "text": "partial"}],
+            "a6", "cm2", 23, [{"type": "text", "text": "partial"}],
             stopReason="error", errorMessage="overloaded <503>",
         ),
         assistant("a7", "a6", 24, [], stopReason="aborted"),
@@ -107,17 +111,17 @@ def test_past_the_entry_budget_entries_are_lines_not_rendered_here(
     monkeypatch.setattr(EntryRenderer, "render", counting)
     source = write_session(tmp_path / "s.jsonl", broad_session())
     sizes = {json.loads(line)["id"]: len(line) for line in source.read_bytes().splitlines()}
-    # the budget holds the newest three lines (a7, a6, x1) and runs out on the fourth (cm1)
-    monkeypatch.setattr(page_module, "ENTRY_BUDGET", sizes["a7"] + sizes["a6"] + sizes["x1"] + 1)
+    # the budget holds the newest three lines (a7, a6, cm2) and runs out on the fourth (x1)
+    monkeypatch.setattr(page_module, "ENTRY_BUDGET", sizes["a7"] + sizes["a6"] + sizes["cm2"] + 1)
     page = export_file_to_html(source, tmp_path / "s.html").path.read_text()
-    assert sorted(rendered) == ["a6", "a7", "cm1", "x1"]
-    assert set(templates(page)) == {"a6", "a7", "cm1", "x1"}
+    assert sorted(rendered) == ["a6", "a7", "cm2", "x1"]
+    assert set(templates(page)) == {"a6", "a7", "cm2", "x1"}
     data = tree_data(page)
     lines = next(t for a, t in parse(page).scripts if a.get("id") == "session-lines")
     assert "<" not in lines  # nothing in the lines can end the element
     split = lines.split("\n")
     for row in data["rows"]:
-        if row["id"] in ("a6", "a7", "cm1", "x1"):
+        if row["id"] in ("a6", "a7", "cm2", "x1"):
             assert "line" not in row
         else:
             assert json.loads(split[row["line"]])["id"] == row["id"]

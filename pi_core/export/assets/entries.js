@@ -184,9 +184,18 @@ var piEntries = (function () {
     return parts.join("");
   }
 
+  // JSON as Python's json.dumps writes it by default: ", " and ": " between items.
+  function pyJson(value) {
+    if (Array.isArray(value)) return "[" + value.map(pyJson).join(", ") + "]";
+    if (isObject(value)) {
+      return "{" + Object.keys(value).map(function (k) { return JSON.stringify(k) + ": " + pyJson(value[k]); }).join(", ") + "}";
+    }
+    return value === undefined ? "null" : JSON.stringify(value);
+  }
+
   function custom(type, content) {
-    var text = typeof content === "string" || Array.isArray(content) ? textOf(content) : JSON.stringify(content);
-    return '<div class="block-title">[' + esc(type) + "]</div>" + mdDiv(text === undefined ? "null" : text);
+    var text = typeof content === "string" || Array.isArray(content) ? textOf(content) : pyJson(content);
+    return '<div class="block-title">[' + esc(type) + "]</div>" + mdDiv(text);
   }
 
   function bashExecution(message) {
