@@ -1,11 +1,17 @@
 """HTML export of a large session: ours (`pi --export`) against pi 0.73.1's, time, memory, size.
 
     python benchmarks/export.py [--pi PATH] [--entries 100000] [--runs 3]
+    python benchmarks/export.py --rounds 7 [--base PATH] [--pi PATH] [--entries 100000]
 
 A session of `--entries` entries is generated (user prompts, assistant answers with markdown and
 code, bash / read / edit calls and their results, a branch every 1,000 entries); both commands
 export the same copy. --pi is an installed pi executable (e.g.
 /tmp/piref/node_modules/.bin/pi); without it only our side is measured.
+
+With --rounds, each round runs every side once, one after the other (ours, --base: another
+checkout's `pi`, e.g. the branch point's, and pi), after one warm-up round, and the table shows
+the median CPU time (user + system, which a machine loaded by other work disturbs far less than
+wall time), the median wall time and the largest peak RSS of each side.
 """
 
 from __future__ import annotations
@@ -13,13 +19,14 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.measure import Summary, measure_runs
+from harness.measure import Sample, Summary, measure_runs, run_once
 
 
 def _stamp(index: int) -> str:
@@ -175,6 +182,41 @@ def measure_export(
     return session.stat().st_size / 1e6, ours_figures, results[1]
 
 
+def alternate_rounds(
+    folder: Path, entries: int, sides: dict[str, str], rounds: int
+) -> dict[str, list[Sample]]:
+    """Export the generated session with every side once per round, alternating; timed rounds."""
+    session = generate_session(folder / "bench-export.jsonl", entries)
+    samples: dict[str, list[Sample]] = {name: [] for name in sides}
+    for index in range(rounds + 1):  # the first round warms the caches
+        for name, executable in sides.items():
+            copy, output = folder / f"{name}.jsonl", folder / f"{name}.html"
+            shutil.copyfile(session, copy)
+            sample = run_once([executable, "--export", str(copy), str(output)], cwd=folder)
+            if sample.returncode != 0:
+                raise RuntimeError(f"{name}: {sample.stderr.decode(errors='replace')[-2000:]}")
+            if index:
+                samples[name].append(sample)
+    return samples
+
+
+def print_rounds(samples: dict[str, list[Sample]], entries: int, rounds: int) -> None:
+    """The table of an alternating run: median CPU and wall, peak RSS, and ratios to pi."""
+    print(f"session: {entries:,} entries; {rounds} rounds, sides alternating, medians\n")
+    pi_cpu = statistics.median(s.cpu for s in samples["pi"]) if "pi" in samples else None
+    pi_peak = max(s.peak_mib for s in samples["pi"]) if "pi" in samples else None
+    print("| side | CPU user+sys (s) | wall (s) | peak RSS (MiB) | pi's CPU ÷ CPU | RSS ÷ pi's |")
+    print("|---|---|---|---|---|---|")
+    for name, runs in samples.items():
+        cpu = statistics.median(s.cpu for s in runs)
+        wall = statistics.median(s.wall for s in runs)
+        peak = max(s.peak_mib for s in runs)
+        speed = f"{pi_cpu / cpu:.2f}x" if pi_cpu else "—"
+        memory = f"{peak / pi_peak:.2f}" if pi_peak else "—"
+        all_cpu = ", ".join(f"{s.cpu:.2f}" for s in runs)
+        print(f"| {name} ({all_cpu}) | {cpu:.2f} | {wall:.2f} | {peak:.0f} | {speed} | {memory} |")
+
+
 def main() -> int:
     """Print one comparison table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -182,7 +224,17 @@ def main() -> int:
     parser.add_argument("--ours", default=shutil.which("pi") or "pi", help="our pi executable")
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rounds", type=int, help="alternate the sides, this many rounds")
+    parser.add_argument("--base", help="another `pi` to compare (e.g. the branch point's)")
     args = parser.parse_args()
+    if args.rounds:
+        sides = {"ours": args.ours}
+        sides.update({"base": args.base} if args.base else {})
+        sides.update({"pi": args.pi} if args.pi else {})
+        with tempfile.TemporaryDirectory(prefix="pi-export-bench-") as temp:
+            samples = alternate_rounds(Path(temp), args.entries, sides, args.rounds)
+        print_rounds(samples, args.entries, args.rounds)
+        return 0
     with tempfile.TemporaryDirectory(prefix="pi-export-bench-") as temp:
         size, ours, theirs = measure_export(Path(temp), args.entries, args.ours, args.pi, args.runs)
     print(f"session: {args.entries:,} entries, {size:.1f} MB; median of {args.runs} runs\n")

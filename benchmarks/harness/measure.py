@@ -72,6 +72,7 @@ class Sample:
     returncode: int
     stdout: bytes
     stderr: bytes
+    cpu: float = 0.0  # user + system seconds of the command and the children it waited for
 
 
 def run_once(
@@ -89,7 +90,9 @@ def run_once(
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        return Sample(wall, probe.peak_mib(usage), process.returncode, out.read(), err.read())
+        cpu = usage.ru_utime + usage.ru_stime
+        peak = probe.peak_mib(usage)
+        return Sample(wall, peak, process.returncode, out.read(), err.read(), cpu)
 
 
 @dataclass

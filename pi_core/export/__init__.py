@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pi_core.export.page import ToolInfo
+    from pi_core.export.scan import ScannedSession
     from pi_core.session.manager import SessionManager
 
 __all__ = [
@@ -48,12 +49,34 @@ def export_file_to_html(
     session_file: str | os.PathLike[str], output: str | os.PathLike[str] | None = None
 ) -> ExportResult:
     """Export a session file (every branch) to HTML; the file itself is never changed."""
-    from pi_core.session.jsonl import SessionFileError, read_session_file
-    from pi_core.session.migrate import migrate_entries
+    from pi_core.export.scan import scan_lines
+    from pi_core.session.entries import CURRENT_SESSION_VERSION
 
     source = Path(session_file).expanduser()
     if not source.is_file():
         raise ExportError(f"File not found: {source}")
+    try:
+        original = source.read_bytes()
+    except OSError as error:
+        raise ExportError(f"Cannot read {source}: {error.strerror or error}") from None
+    scanned = scan_lines(original, current_version=CURRENT_SESSION_VERSION)
+    warnings: list[str] = []
+    if scanned is None:  # torn lines, an old version: read, repair and migrate it in memory
+        jsonl, warnings = _repaired_jsonl(source)
+        scanned = scan_lines(jsonl, current_version=CURRENT_SESSION_VERSION)
+        assert scanned is not None, "entries written by dumps() always scan"
+    if not scanned.light:
+        raise ExportError(f"Nothing to export: {source} has no entries")
+    target = Path(output) if output is not None else Path(default_html_name(source))
+    _write(target, scanned, None, original, source.name, None, None)
+    return ExportResult(target, warnings)
+
+
+def _repaired_jsonl(source: Path) -> tuple[bytes, list[str]]:
+    """The session as pi shows it (skipped lines, migrated) re-encoded as JSONL, and warnings."""
+    from pi_core.session.jsonl import SessionFileError, dumps, read_session_file
+    from pi_core.session.migrate import migrate_entries
+
     try:
         read = read_session_file(source)
     except SessionFileError as error:
@@ -63,9 +86,8 @@ def export_file_to_html(
     if len(read.entries) < 2:
         raise ExportError(f"Nothing to export: {source} has no entries")
     migrate_entries(read.entries)  # in memory only, as old files are shown as pi shows them
-    target = Path(output) if output is not None else Path(default_html_name(source))
-    _write(target, read.entries, None, source.read_bytes(), source.name, None, None, may_fork=True)
-    return ExportResult(target, list(read.warnings))
+    jsonl = "".join(dumps(entry) + "\n" for entry in read.entries)
+    return jsonl.encode("utf-8", "replace"), list(read.warnings)
 
 
 def export_session_to_html(
@@ -76,6 +98,7 @@ def export_session_to_html(
     tools: list[ToolInfo] | None = None,
 ) -> ExportResult:
     """Export a live session at its current leaf, with its system prompt and tools."""
+    from pi_core.export.scan import scan_lines
     from pi_core.session.jsonl import dumps
 
     if not manager.is_persisted() or manager.session_file is None:
@@ -84,9 +107,13 @@ def export_session_to_html(
         raise ExportError("Nothing to export yet - start a conversation first")
     raw = manager.get_raw_entries()
     jsonl = "".join(dumps(entry) + "\n" for entry in raw).encode("utf-8", "replace")
+    scanned = scan_lines(jsonl, current_version=0)
+    if scanned is None:
+        raise ExportError("Nothing to export yet - start a conversation first")
     session_file = manager.session_file
     target = Path(output) if output is not None else Path(default_html_name(session_file))
-    _write(target, raw, manager.get_leaf_id(), jsonl, session_file.name, system_prompt, tools)
+    leaf = manager.get_leaf_id()
+    _write(target, scanned, leaf, jsonl, session_file.name, system_prompt, tools)
     return ExportResult(target, list(manager.warnings))
 
 
@@ -122,37 +149,35 @@ def export_branch_to_jsonl(manager: SessionManager, output: str | os.PathLike[st
 
 def _write(
     target: Path,
-    raw: list[dict[str, Any]],
+    scanned: ScannedSession,
     leaf_id: str | None,
-    jsonl: bytes,
+    original: bytes,
     file_name: str,
     system_prompt: str | None,
     tools: list[ToolInfo] | None,
-    *,
-    may_fork: bool = False,
 ) -> None:
-    from pi_core.export.page import PageInput, render_page
+    from pi_core.export.output import atomic_output
+    from pi_core.export.page import PageInput, write_page
     from pi_core.export.tree import SessionTree
-    from pi_core.fileio import atomic_write
     from pi_core.session.jsonl import gc_paused
 
     with gc_paused():
-        tree = SessionTree.build(raw, leaf_id)
+        tree = SessionTree.build([scanned.header, *scanned.light], leaf_id, scanned.row_texts)
         if not tree.entries:
             raise ExportError("Nothing to export yet - start a conversation first")
         page = PageInput(
             tree=tree,
-            jsonl=jsonl,
+            scanned=scanned,
+            original=original,
             file_name=file_name,
             system_prompt=system_prompt,
             tools=tools,
             home=os.path.expanduser("~"),
-            may_fork=may_fork,
         )
-        html = render_page(page)
-    if target.is_dir():
-        raise ExportError(f"Cannot write {target}: it is a folder")
-    try:
-        atomic_write(target, html.encode("utf-8", "replace"))
-    except OSError as error:
-        raise ExportError(f"Cannot write {target}: {error.strerror or error}") from None
+        if target.is_dir():
+            raise ExportError(f"Cannot write {target}: it is a folder")
+        try:
+            with atomic_output(target) as out:
+                write_page(page, out)
+        except OSError as error:
+            raise ExportError(f"Cannot write {target}: {error.strerror or error}") from None

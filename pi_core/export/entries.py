@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -19,10 +20,16 @@ _SKILL = re.compile(
 class EntryRenderer:
     """Renders entries; tool results are shown with the call that asked for them."""
 
-    def __init__(self, entries: list[RawEntry], home: str = "") -> None:
+    def __init__(
+        self,
+        entries: list[RawEntry],
+        home: str = "",
+        find_result: Callable[[str], RawEntry | None] | None = None,
+    ) -> None:
         self.home = home
         self.results: dict[str, RawEntry] = {}
-        for entry in entries:
+        self._find_result = find_result or self.results.get
+        for entry in entries if find_result is None else ():
             message = entry.get("message")
             if entry.get("type") == "message" and isinstance(message, dict):
                 call_id = message.get("toolCallId")
@@ -108,7 +115,7 @@ class EntryRenderer:
                 parts.append(image_html(block, "message-image"))
         for block in blocks:
             if block.get("type") == "toolCall":
-                result = self.results.get(string(block.get("id")))
+                result = self._find_result(string(block.get("id")))
                 parts.append(render_tool_call(block, result, self.home))
         stop = message.get("stopReason")
         if stop == "aborted":

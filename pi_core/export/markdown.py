@@ -22,11 +22,11 @@ PYGMENTS_STYLE = "github-dark"
 HIGHLIGHT_LIMIT = 256 * 1024  # longer code is shown plain: highlighting it would take seconds
 # Characters of code one export highlights; past that, code is shown plain. Pygments is the slow
 # part of an export, and the page shows the newest entries first, so a huge session keeps colour
-# where people look (about the newest 3,000 entries of `benchmarks/export.py`'s session).
-HIGHLIGHT_BUDGET = 300_000
+# where people look (about the newest 1,500 entries of `benchmarks/export.py`'s session).
+HIGHLIGHT_BUDGET = 150_000
 # The same for markdown-it: past this many characters, text goes into the page as written and
 # the page's script renders it when the entry is shown (assets/markdown.js).
-MARKDOWN_BUDGET = 200_000
+MARKDOWN_BUDGET = 100_000
 
 
 # Text and code already rendered in this export are reused and cost no budget: tool results and

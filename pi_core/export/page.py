@@ -6,19 +6,23 @@ import base64
 import hashlib
 import re
 import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, BinaryIO
 
 from pi_core import deep
+from pi_core.export.embed import restorable, script_lines
 from pi_core.export.entries import EntryRenderer
-from pi_core.export.forked import Forked
 from pi_core.export.markdown import escape, highlight_css, reset_budgets
-from pi_core.export.tree import RawEntry, SessionTree, string
+from pi_core.export.scan import ScannedSession
+from pi_core.export.tree import SessionTree, string
 
-# Sessions with this many entries compute the sidebar in a forked child (a fork costs ~10 ms).
-FORK_FROM_ENTRIES = 20_000
+# Bytes of session lines (newest first) whose entries are rendered here; the page renders the rest
+# (about the newest 1,750 entries of `benchmarks/export.py`'s session).
+ENTRY_BUDGET = 1_000_000
+_ROWS_PER_CHUNK = 4096
 
 
 @dataclass
@@ -35,13 +39,13 @@ class PageInput:
     """Everything the page shows."""
 
     tree: SessionTree
-    jsonl: bytes
+    scanned: ScannedSession
+    # The session file as "↓ JSONL" gives it back, byte for byte.
+    original: bytes
     file_name: str
     system_prompt: str | None = None
     tools: list[ToolInfo] | None = None
     home: str = ""
-    # A forked child may compute part of the page (`pi --export`: a process with no other work).
-    may_fork: bool = False
 
 
 def script_json(value: Any) -> str:
@@ -53,67 +57,6 @@ def script_json(value: Any) -> str:
 @lru_cache(maxsize=1)
 def _asset(name: str) -> str:
     return files("pi_core.export").joinpath("assets", name).read_text(encoding="utf-8")
-
-
-def compute_stats(entries: list[RawEntry]) -> dict[str, Any]:
-    """Message counts, tool calls, tokens, cost and models over every entry (every branch)."""
-    counts = dict.fromkeys(
-        (
-            "user",
-            "assistant",
-            "toolResults",
-            "custom",
-            "compactions",
-            "branchSummaries",
-            "toolCalls",
-        ),
-        0,
-    )
-    tokens = dict.fromkeys(("input", "output", "cacheRead", "cacheWrite"), 0)
-    cost = 0.0
-    models: dict[str, None] = {}
-    for entry in entries:
-        kind = entry.get("type")
-        message = entry.get("message") if kind == "message" else None
-        if isinstance(message, dict):
-            role = message.get("role")
-            if role == "user":
-                counts["user"] += 1
-            elif role == "toolResult":
-                counts["toolResults"] += 1
-            elif role == "assistant":
-                counts["assistant"] += 1
-                model = string(message.get("model"))
-                if model:
-                    provider = string(message.get("provider"))
-                    models[f"{provider}/{model}" if provider else model] = None
-                usage = message.get("usage")
-                if isinstance(usage, dict):
-                    for key in tokens:
-                        tokens[key] += _int(usage.get(key))
-                    spent = usage.get("cost")
-                    if isinstance(spent, dict):
-                        cost += sum(_float(spent.get(k)) for k in tokens)
-                content = message.get("content")
-                if isinstance(content, list):
-                    counts["toolCalls"] += sum(
-                        1 for b in content if isinstance(b, dict) and b.get("type") == "toolCall"
-                    )
-        elif kind == "compaction":
-            counts["compactions"] += 1
-        elif kind == "branch_summary":
-            counts["branchSummaries"] += 1
-        elif kind == "custom_message":
-            counts["custom"] += 1
-    return {"counts": counts, "tokens": tokens, "cost": cost, "models": list(models)}
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def _float(value: Any) -> float:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
 
 
 def _tokens(count: int) -> str:
@@ -233,58 +176,106 @@ class _Packing(threading.Thread):
         return self._packed
 
 
-def _sidebar_and_stats(page: PageInput) -> str:
-    """The sidebar's data as script JSON (ASCII, no NUL) and the stats' HTML, after a NUL."""
+def page_rendered_from(page: PageInput) -> int:
+    """The index in `tree.entries` from which entries are rendered here; older ones, by the page.
+
+    Newest first, entries are rendered here while their lines fit in ENTRY_BUDGET bytes (the
+    newest always is); the page's script renders the rest from their lines when they are shown.
+    """
+    entries, scanned = page.tree.entries, page.scanned
+    left = ENTRY_BUDGET
+    index = len(entries)
+    while index > 0 and left > 0:
+        index -= 1
+        left -= scanned.line_size(entries[index]["line"])
+    return index
+
+
+def sidebar_json(page: PageInput, first_here: int) -> Iterator[str]:
+    """The sidebar's data as script JSON, in parts: rows (with their line when the page renders
+    them), a few thousand at a time, so that they are never all held as dicts or as text."""
     tree = page.tree
-    data = {"leafId": tree.leaf_id, "rows": tree.rows(), "fileName": page.file_name}
-    return script_json(data) + "\0" + _stats_html(tree, compute_stats(tree.entries))
+    data: dict[str, Any] = {"leafId": tree.leaf_id, "rows": [], "fileName": page.file_name}
+    here: set[str] | None = None
+    if first_here > 0:
+        here = {entry["id"] for entry in tree.entries[first_here:]}
+        data["results"] = page.scanned.results
+        data["home"] = page.home
+    head, tail = script_json(data).split('"rows":[]', 1)
+    yield head + '"rows":['
+    batch: list[dict[str, Any]] = []
+    separator = ""
+    for row in tree.iter_rows():
+        if here is not None and row["id"] not in here:
+            row["line"] = tree.by_id[row["id"]]["line"]
+        batch.append(row)
+        if len(batch) == _ROWS_PER_CHUNK:
+            yield separator + script_json(batch)[1:-1]
+            batch, separator = [], ","
+    if batch:
+        yield separator + script_json(batch)[1:-1]
+    yield "]" + tail
 
 
 _PLACEHOLDER = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
-def render_page(page: PageInput) -> str:
-    """The whole self-contained HTML document."""
-    tree = page.tree
-    # zlib lets go of the GIL: the JSONL is packed on a second core while the entries render.
-    packing = _Packing(page.jsonl)
-    packing.start()
-    # The sidebar's rows and the stats do not depend on the entries' HTML: a large session gets
-    # them from a forked child, on the other core, while this process renders.
-    sidebar = Forked(
-        lambda: _sidebar_and_stats(page),
-        fork=page.may_fork and len(tree.entries) >= FORK_FROM_ENTRIES,
-    )
-    renderer = EntryRenderer(tree.entries, page.home)
-    reset_budgets()
-    # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
-    try:
-        templates = [
-            f'<template data-id="{escape(entry["id"])}">{renderer.render(entry)}</template>'
-            for entry in reversed(tree.entries)
-        ]
-    finally:
-        reset_budgets()  # also drops the export's cache of rendered fragments
-    templates.reverse()
-    tree_json, stats_html = sidebar.result().split("\0", 1)
-    script = _asset("markdown.js") + _asset("export.js")
+def write_page(page: PageInput, out: BinaryIO) -> None:
+    """Write the whole self-contained HTML document to `out`, part by part."""
+    tree, scanned = page.tree, page.scanned
+    # "↓ JSONL" restores the file from the embedded lines, or else unpacks a gzipped copy (zlib
+    # lets go of the GIL: it is packed on a second core while the entries render).
+    from_lines = scanned.data is page.original and restorable(page.original)
+    packing = None if from_lines else _Packing(page.original)
+    if packing is not None:
+        packing.start()
+    first_here = page_rendered_from(page)
+    script = _asset("markdown.js") + _asset("entries.js") + _asset("export.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
     policy = (
         "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
         f"script-src 'sha256-{script_hash}'; base-uri 'none'; form-action 'none'"
     )
-    parts = {
-        "POLICY": policy,
-        "TITLE": escape(f"Session {string(tree.header.get('id'))}".strip()),
-        "CSS": _asset("export.css") + "\n" + highlight_css(),
-        "SESSION_ID": escape(string(tree.header.get("id"), "unknown")),
-        "STATS": stats_html,
-        "SYSTEM_PROMPT": _system_prompt_html(page.system_prompt),
-        "TOOLS": _tools_html(page.tools),
-        "ENTRIES": "\n".join(templates),
-        "TREE": tree_json,
-        "JSONL": packing.result(),
-        "JS": script,
+
+    def entries() -> Iterator[str]:
+        renderer = EntryRenderer([], page.home, scanned.result)
+        reset_budgets()
+        # Newest first: when a budget runs out, the oldest entries are the ones shown as written.
+        try:
+            templates = [
+                f'<template data-id="{escape(entry["id"])}">'
+                f"{renderer.render(scanned.entry(entry['line']))}</template>"
+                for entry in reversed(tree.entries[first_here:])
+            ]
+        finally:
+            reset_budgets()  # also drops the export's cache of rendered fragments
+        templates.reverse()
+        yield "\n".join(templates)
+
+    def lines() -> Iterator[bytes]:
+        if first_here > 0 or from_lines:
+            yield from script_lines(scanned.data)
+
+    parts: dict[str, Callable[[], Iterator[str | bytes]]] = {
+        "POLICY": lambda: iter((policy,)),
+        "TITLE": lambda: iter((escape(f"Session {string(tree.header.get('id'))}".strip()),)),
+        "CSS": lambda: iter((_asset("export.css"), "\n", highlight_css())),
+        "SESSION_ID": lambda: iter((escape(string(tree.header.get("id"), "unknown")),)),
+        "STATS": lambda: iter((_stats_html(tree, scanned.stats.as_dict()),)),
+        "SYSTEM_PROMPT": lambda: iter((_system_prompt_html(page.system_prompt),)),
+        "TOOLS": lambda: iter((_tools_html(page.tools),)),
+        "ENTRIES": entries,
+        "LINES": lines,
+        "TREE": lambda: sidebar_json(page, first_here),
+        "JSONL": lambda: iter(() if packing is None else (packing.result(),)),
+        "JS": lambda: iter((script,)),
     }
-    # One pass: text that came from the session is never searched for placeholders again.
-    return _PLACEHOLDER.sub(lambda match: parts[match.group(1)], _asset("page.html"))
+    template = _asset("page.html")
+    position = 0
+    # Text that came from the session is written out, never searched for placeholders again.
+    for match in _PLACEHOLDER.finditer(template):
+        out.write(template[position : match.start()].encode())
+        for part in parts[match.group(1)]():
+            out.write(part if isinstance(part, bytes) else part.encode("utf-8", "replace"))
+        position = match.end()
+    out.write(template[position:].encode())

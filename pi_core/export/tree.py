@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,13 +43,20 @@ class SessionTree:
     labels: dict[str, str] = field(default_factory=dict)
     by_id: dict[str, RawEntry] = field(default_factory=dict)
     children: dict[str | None, list[str]] = field(default_factory=dict)
+    # Sidebar kind and text by id, computed earlier (entries are then light records).
+    row_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, raw: list[RawEntry], leaf_id: str | None = None) -> SessionTree:
+    def build(
+        cls,
+        raw: list[RawEntry],
+        leaf_id: str | None = None,
+        row_texts: dict[str, tuple[str, str]] | None = None,
+    ) -> SessionTree:
         """Index a header and its entries; the leaf defaults to the last entry."""
         header = raw[0] if raw and raw[0].get("type") == "session" else {}
         entries = [e for e in raw if e is not header and isinstance(e.get("id"), str)]
-        tree = cls(header=header, entries=entries, leaf_id=None)
+        tree = cls(header=header, entries=entries, leaf_id=None, row_texts=row_texts or {})
         for entry in entries:
             tree.by_id[entry["id"]] = entry
             if entry.get("type") == "label" and isinstance(entry.get("targetId"), str):
@@ -63,7 +71,8 @@ class SessionTree:
                 parent = None
             tree.children.setdefault(parent, []).append(entry["id"])
         for ids in tree.children.values():
-            ids.sort(key=lambda i: string(tree.by_id[i].get("timestamp")))
+            if len(ids) > 1:  # most entries have one child
+                ids.sort(key=lambda i: string(tree.by_id[i].get("timestamp")))
         if leaf_id in tree.by_id:
             tree.leaf_id = leaf_id
         elif entries:
@@ -89,22 +98,20 @@ class SessionTree:
 
     def rows(self) -> list[dict[str, Any]]:
         """The sidebar's rows in display order: depth-first, the active branch first."""
+        return list(self.iter_rows())
+
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        """`rows()` one at a time."""
+        # An entry holds the leaf below it exactly when it is on the path to the leaf.
         active = set(self.path_to(self.leaf_id))
-        contains_active: dict[str, bool] = {}
-        order = self._post_order()
-        for entry_id in order:
-            contains_active[entry_id] = entry_id in active or any(
-                contains_active.get(c, False) for c in self.children.get(entry_id, [])
-            )
 
         def ordered(ids: list[str]) -> list[str]:
             if len(ids) < 2:  # most entries: one child, nothing to order
                 return ids
-            return sorted(ids, key=lambda i: not contains_active.get(i, False))
+            return sorted(ids, key=lambda i: i not in active)
 
         roots = ordered(self.children.get(None, []))
         many_roots = len(roots) > 1
-        rows: list[dict[str, Any]] = []
         # (id, indent, just branched, connector: None / "├" / "└")
         stack: list[tuple[str, int, bool, str | None]] = [
             (
@@ -116,39 +123,26 @@ class SessionTree:
             for i, r in reversed(list(enumerate(roots)))
         ]
         visited: set[str] = set()
+        children = self.children
         while stack:
             entry_id, indent, just_branched, connector = stack.pop()
             if entry_id in visited:
                 continue
             visited.add(entry_id)
-            rows.append(self._row(entry_id, indent, connector))
-            kids = ordered(self.children.get(entry_id, []))
+            yield self._row(entry_id, indent, connector)
+            kids = children.get(entry_id)
+            if not kids:
+                continue
+            kids = ordered(kids)
             branching = len(kids) > 1
             child_indent = indent + 1 if branching or (just_branched and indent > 0) else indent
             for i in reversed(range(len(kids))):
                 mark = ("└" if i == len(kids) - 1 else "├") if branching else None
                 stack.append((kids[i], child_indent, branching, mark))
-        return rows
-
-    def _post_order(self) -> list[str]:
-        out: list[str] = []
-        stack: list[tuple[str, bool]] = [(r, False) for r in self.children.get(None, [])]
-        seen: set[str] = set()
-        while stack:
-            entry_id, done = stack.pop()
-            if done:
-                out.append(entry_id)
-                continue
-            if entry_id in seen:
-                continue
-            seen.add(entry_id)
-            stack.append((entry_id, True))
-            stack.extend((c, False) for c in self.children.get(entry_id, []))
-        return out
 
     def _row(self, entry_id: str, indent: int, connector: str | None) -> dict[str, Any]:
         entry = self.by_id[entry_id]
-        kind, text = row_kind_and_text(entry)
+        kind, text = self.row_texts.get(entry_id) or row_kind_and_text(entry)
         row: dict[str, Any] = {
             "id": entry_id,
             "parent": self.parent_of(entry_id),

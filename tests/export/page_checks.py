@@ -53,10 +53,12 @@ def tree_data(page: str) -> dict[str, Any]:
 
 
 def embedded_jsonl(page: str) -> bytes:
-    """The original JSONL the download button saves."""
-    for attrs, text in parse(page).scripts:
-        if attrs.get("id") == "session-jsonl":
-            return gzip.decompress(base64.b64decode(text))
+    """The original JSONL the download button saves: gzipped, or else the escaped lines."""
+    scripts = {attrs.get("id"): text for attrs, text in parse(page).scripts}
+    if scripts.get("session-jsonl"):
+        return gzip.decompress(base64.b64decode(scripts["session-jsonl"]))
+    if "session-lines" in scripts:
+        return scripts["session-lines"].replace("\\u003C", "<").encode()
     raise AssertionError("no JSONL in the page")
 
 

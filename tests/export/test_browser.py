@@ -129,15 +129,31 @@ def test_clicking_tree_rows_filters_search_and_toggles(page: Path, browser: DevT
     )
 
 
+# The file "↓ JSONL" saves: the blob the button hands to URL.createObjectURL.
+DOWNLOADED = """(async () => {
+    let saved = null;
+    const create = URL.createObjectURL;
+    URL.createObjectURL = blob => { saved = blob; return create.call(URL, blob); };
+    document.getElementById('download-jsonl').click();
+    await new Promise(resolve => (function poll() {
+      saved ? resolve() : setTimeout(poll, 10); })());
+    return Array.from(new Uint8Array(await saved.arrayBuffer())); })()"""
+
+
 def test_the_jsonl_download_unpacks_to_the_original_file(page: Path, browser: DevTools) -> None:
     browser.open(page.as_uri())
-    unpacked = browser.evaluate("""(async () => {
-        const bytes = Uint8Array.from(atob(document.getElementById('session-jsonl').textContent),
-                                      c => c.charCodeAt(0));
-        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-        return await new Response(stream).text(); })()""")
-    source = page.with_name("session.jsonl").read_text()
-    assert unpacked == source
+    source = page.with_name("session.jsonl").read_bytes()
+    assert bytes(browser.evaluate(DOWNLOADED)) == source
+
+
+def test_a_file_with_carriage_returns_downloads_byte_for_byte_from_its_packed_copy(
+    tmp_path: Path, browser: DevTools
+) -> None:
+    source = write_session(tmp_path / "crlf.jsonl", ordinary_session())
+    source.write_bytes(source.read_bytes().replace(b"\n", b"\r\n"))  # the HTML parser drops \r
+    page = export_file_to_html(source, tmp_path / "crlf.html").path
+    browser.open(page.as_uri())
+    assert bytes(browser.evaluate(DOWNLOADED)) == source.read_bytes()
 
 
 def test_a_hostile_session_runs_no_script_and_loads_nothing(

@@ -1,6 +1,7 @@
 // The exported session page: the tree sidebar (search, filters, a virtual list), the path to the
 // selected entry, deep links (#entryId or ?leafId=&targetId=), toggles and the JSONL download.
-// Every entry's HTML was rendered by pi, except markdown past the export's budget (markdown.js).
+// Entries' HTML was rendered by pi within the export's budget; past it, entries.js and markdown.js
+// render in the page.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("session-tree").textContent);
@@ -17,6 +18,37 @@
   document.querySelectorAll("#entries > template").forEach(function (t) {
     templates.set(t.getAttribute("data-id"), t);
   });
+  // Entries past the export's budget come as their session lines (entries.js renders them).
+  var lines = null;
+  function lineEntry(number) {
+    if (lines === null) lines = document.getElementById("session-lines").textContent.split("\n");
+    try { return JSON.parse(lines[number]); } catch (e) { return null; }
+  }
+  function findResult(callId) {
+    var number = data.results && Object.prototype.hasOwnProperty.call(data.results, callId) ? data.results[callId] : null;
+    var entry = number === null ? null : lineEntry(number);
+    return entry && entry.message && typeof entry.message === "object" ? entry.message : null;
+  }
+  function fromLine(id) {
+    return !templates.has(id) && byId.has(id) && typeof byId.get(id).line === "number";
+  }
+  // Templates for the given entries that come as lines: their HTML is parsed in one pass.
+  function prepare(ids) {
+    var missing = ids.filter(fromLine);
+    if (!missing.length) return;
+    var box = document.createElement("template");
+    box.innerHTML = missing.map(function (id) {
+      var entry = lineEntry(byId.get(id).line);
+      var html = entry && typeof entry === "object" ? piEntries.render(entry, findResult, data.home || "") : "";
+      return "<template>" + html + "</template>";
+    }).join("");
+    var made = box.content.children;
+    missing.forEach(function (id, i) { templates.set(id, made[i]); });
+  }
+  function templateOf(id) {
+    if (fromLine(id)) prepare([id]);
+    return templates.get(id);
+  }
   var searchText = new Map();
   var state = { filter: "default", query: "", leaf: data.leafId, target: null, visible: [] };
   var ROW_HEIGHT = 22;
@@ -50,7 +82,7 @@
   function textOf(row) {
     var text = searchText.get(row.id);
     if (text === undefined) {
-      var t = templates.get(row.id);
+      var t = templateOf(row.id);
       text = (row.text + " " + (row.label || "") + " " + (t ? t.content.textContent : "")).toLowerCase();
       searchText.set(row.id, text);
     }
@@ -77,7 +109,14 @@
     return true;
   }
 
+  var everyTemplate = false;
   function refreshTree() {
+    if (state.query && !everyTemplate) {  // search reads every entry's text: parse in batches
+      everyTemplate = true;
+      for (var i = 0; i < rows.length; i += 2000) {
+        prepare(rows.slice(i, i + 2000).map(function (row) { return row.id; }));
+      }
+    }
     state.visible = rows.filter(passes);
     spacer.style.height = state.visible.length * ROW_HEIGHT + "px";
     document.getElementById("tree-status").textContent =
@@ -121,8 +160,10 @@
     var box = document.getElementById("messages");
     box.textContent = "";
     var fragment = document.createDocumentFragment();
-    pathTo(leaf).forEach(function (id) {
-      var t = templates.get(id);
+    var path = pathTo(leaf);
+    prepare(path);
+    path.forEach(function (id) {
+      var t = templateOf(id);
       if (t && t.content.firstElementChild) fragment.appendChild(t.content.cloneNode(true));
     });
     piMarkdown(fragment);
@@ -180,7 +221,13 @@
   }
 
   function downloadJsonl() {
-    var binary = atob(document.getElementById("session-jsonl").textContent);
+    var packed64 = document.getElementById("session-jsonl").textContent;
+    if (!packed64) {  // the session lines are the file, with each "<" escaped (embed.py)
+      var text = document.getElementById("session-lines").textContent.split("\\u003C").join("<");
+      saveBlob(new Blob([text], { type: "application/x-ndjson" }), data.fileName || "session.jsonl");
+      return;
+    }
+    var binary = atob(packed64);
     var bytes = new Uint8Array(binary.length);
     for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     var packed = new Blob([bytes]);
