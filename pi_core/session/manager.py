@@ -269,6 +269,11 @@ class SessionManager:
         raw = self._by_id.get(entry_id)
         return self._typed_entry(raw) if raw is not None else None
 
+    def branch_has_entry_type(self, entry_type: str) -> bool:
+        """Return whether the path from the root to the leaf holds an entry of this type (read
+        from the entries' JSON: no typed entry is built, unlike `get_branch`)."""
+        return any(entry.get("type") == entry_type for entry in self._path_to(self._leaf_id))
+
     def get_children(self, parent_id: str | None) -> list[SessionEntry]:
         """Return the direct children of an entry (None: the roots)."""
         return [

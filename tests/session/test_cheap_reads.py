@@ -1,4 +1,5 @@
-"""The session context is built once per state of the tree; every caller gets its own copy."""
+"""Reading a session costs no more than it must: the context is built once per state of the
+tree, and the branch is searched for an entry type without building typed entries."""
 
 from __future__ import annotations
 
@@ -75,3 +76,17 @@ def test_a_new_entry_a_branch_or_another_file_builds_it_again(
     assert [m.role for m in context.messages] == ["user", "assistant"]
     assert context.model is not None and context.model.model_id == "m3"
     assert len(builds) == 4
+
+
+def test_the_branch_is_asked_for_an_entry_type_without_typed_entries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    manager = SessionManager.in_memory()
+    manager.append_thinking_level_change("high")
+    manager.append_message(UserMessage(content="hi"))
+    manager.append_message(_assistant("hello"))
+    monkeypatch.setattr(manager_module, "_entry_adapter", None)  # a typed entry would fail
+    assert manager.branch_has_entry_type("thinking_level_change")
+    assert not manager.branch_has_entry_type("compaction")
+    manager.reset_leaf()
+    assert not manager.branch_has_entry_type("thinking_level_change")
