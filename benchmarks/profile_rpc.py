@@ -1,10 +1,11 @@
 """Profile our RPC process on the harness's scenarios (cProfile; the process runs under it).
 
-    python benchmarks/profile_rpc.py {turns,stream,history,window} [--out FILE] [--top N]
+    python benchmarks/profile_rpc.py {turns,stream,history,session,window} [--out FILE] [--top N]
 
 turns: 20-turn tool conversations; stream: 10 KB replies in 10-byte deltas; history: one session
-grown to ~1,200 messages. The profile covers the whole process; read the cumulative column for
-the per-prompt paths (start-up shows up under `main`).
+grown to ~1,200 messages; session: a switch to a fresh copy of the 1 MB session fixture and one
+prompt on it (as `rpc_turn_cpu.py --scenario session`). The profile covers the whole process;
+read the cumulative column for the per-prompt paths (start-up shows up under `main`).
 
 window: the history benchmark's session (150 prompts of 3 tool calls and an answer), profiled only
 during its first three prompts and its last three (~1,200 messages), written to FILE.early and
@@ -24,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import rpc_turn_cpu
 from harness import agent_runs
 from harness.rpc import RpcProcess
 from harness.scenarios import (
@@ -37,7 +39,7 @@ from harness.scenarios import (
 def main() -> int:
     """Run one scenario in a profiled RPC process and print the top of the profile."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenario", choices=("turns", "stream", "history", "window"))
+    parser.add_argument("scenario", choices=("turns", "stream", "history", "session", "window"))
     parser.add_argument("--out", type=Path, default=Path("rpc.prof"))
     parser.add_argument("--top", type=int, default=35)
     parser.add_argument("--runs", type=int, default=5)
@@ -55,8 +57,13 @@ def main() -> int:
         argv += ["--mode", "rpc", "--model", MODEL, "--tools", "read,ls"]
         process = RpcProcess(argv, side.workspace.project, side.workspace.env)
         process.command({"type": "get_state"}, timeout=120)
+        if args.scenario == "session":
+            process.command({"type": "set_auto_compaction", "enabled": False})
         for _ in range(args.runs):
-            if args.scenario == "turns":
+            if args.scenario == "session":
+                project = side.workspace.project
+                rpc_turn_cpu.session_prompt(process, server, Path(temp), project)
+            elif args.scenario == "turns":
                 process.command({"type": "new_session"})
                 server.queue(*tool_turn_answers(20))
                 process.send({"type": "prompt", "message": "Look around"})
