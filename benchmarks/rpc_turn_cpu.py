@@ -16,7 +16,6 @@ side (e.g. a wrapper running an older checkout) to each round.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -30,12 +29,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from harness import agent_runs
 from harness.rpc import RpcProcess
 from harness.scenarios import FINAL_TEXT, MODEL, TimedFakeServer
+from harness.session_prompt import SESSION, local_copy
 
 from pi_core.testing import chat_stream
-
-SESSION = (
-    Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "sessions" / "large-session.jsonl"
-)
 
 
 def tree_cpu(pid: int) -> float:
@@ -55,11 +51,7 @@ def tree_cpu(pid: int) -> float:
 def session_prompt(process: RpcProcess, server: TimedFakeServer, folder: Path, cwd: Path) -> float:
     """Switch to a fresh copy of the 1 MB session and prompt once: seconds from the switch to
     agent_end."""
-    copy = folder / f"copy{time.monotonic_ns()}.jsonl"
-    header, rest = SESSION.read_bytes().split(b"\n", 1)
-    fields = json.loads(header)
-    fields["cwd"] = str(cwd)  # pi refuses a session whose folder does not exist
-    copy.write_bytes(json.dumps(fields).encode() + b"\n" + rest)
+    copy = local_copy(SESSION, folder / f"copy{time.monotonic_ns()}.jsonl", cwd)
     server.queue(chat_stream(FINAL_TEXT))
     request_id, sent = process.send({"type": "switch_session", "sessionPath": str(copy)})
     process.wait_for("response", request_id)
