@@ -1,10 +1,13 @@
 """Profile our RPC process on the harness's scenarios (cProfile; the process runs under it).
 
-    python benchmarks/profile_rpc.py {turns,stream,history,window} [--out FILE] [--top N]
+    python benchmarks/profile_rpc.py {turns,stream,history,session,window} [--out FILE] [--top N]
 
 turns: 20-turn tool conversations; stream: 10 KB replies in 10-byte deltas; history: one session
-grown to ~1,200 messages. The profile covers the whole process; read the cumulative column for
-the per-prompt paths (start-up shows up under `main`).
+grown to ~1,200 messages; session: a switch to a fresh copy of the 1 MB session fixture and one
+prompt on it (as `rpc_turn_cpu.py --scenario session`). The profile covers the whole process;
+read the cumulative column for the per-prompt paths (start-up shows up under `main`). With
+`--warm N`, N runs go unprofiled first and only the `--runs` after them are profiled (start-up
+and warm-up left out).
 
 window: the history benchmark's session (150 prompts of 3 tool calls and an answer), profiled only
 during its first three prompts and its last three (~1,200 messages), written to FILE.early and
@@ -24,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import rpc_turn_cpu
 from harness import agent_runs
 from harness.rpc import RpcProcess
 from harness.scenarios import (
@@ -37,26 +41,41 @@ from harness.scenarios import (
 def main() -> int:
     """Run one scenario in a profiled RPC process and print the top of the profile."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenario", choices=("turns", "stream", "history", "window"))
+    parser.add_argument("scenario", choices=("turns", "stream", "history", "session", "window"))
     parser.add_argument("--out", type=Path, default=Path("rpc.prof"))
     parser.add_argument("--top", type=int, default=35)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--warm", type=int, default=0, help="unprofiled runs first; then only the runs are profiled"
+    )
     args = parser.parse_args()
     if args.scenario == "window":
         return profile_window(args.out, args.top)
+    out = args.out.resolve()
     server = TimedFakeServer()
     server.start()
     with tempfile.TemporaryDirectory(prefix="pi-prof-") as temp:
         side = agent_runs.make_side("ours", "pi", Path(temp), server)
-        argv = [sys.executable, "-m", "cProfile", "-o", str(args.out.resolve())]
         entry = Path(temp) / "pi_entry.py"
-        entry.write_text("from pi_core.cli import cli\ncli(prog_name='pi')\n")
-        argv.append(str(entry))
+        control = str(Path(temp) / "control")
+        if args.warm:
+            entry.write_text(WINDOW_ENTRY)
+            argv = [sys.executable, str(entry), control]
+        else:
+            entry.write_text("from pi_core.cli import cli\ncli(prog_name='pi')\n")
+            argv = [sys.executable, "-m", "cProfile", "-o", str(out), str(entry)]
         argv += ["--mode", "rpc", "--model", MODEL, "--tools", "read,ls"]
         process = RpcProcess(argv, side.workspace.project, side.workspace.env)
         process.command({"type": "get_state"}, timeout=120)
-        for _ in range(args.runs):
-            if args.scenario == "turns":
+        if args.scenario == "session":
+            process.command({"type": "set_auto_compaction", "enabled": False})
+
+        def run() -> None:
+            """One run of the scenario."""
+            if args.scenario == "session":
+                project = side.workspace.project
+                rpc_turn_cpu.session_prompt(process, server, Path(temp), project)
+            elif args.scenario == "turns":
                 process.command({"type": "new_session"})
                 server.queue(*tool_turn_answers(20))
                 process.send({"type": "prompt", "message": "Look around"})
@@ -71,9 +90,24 @@ def main() -> int:
                     server.queue(*tool_turn_answers(20))
                     process.send({"type": "prompt", "message": "Look around"})
                     process.wait_for("agent_end")
+
+        for _ in range(args.warm):
+            run()
+        if args.warm:
+            pid = int(Path(control + ".pid").read_text())
+            Path(control + ".which").write_text(str(out))
+            os.kill(pid, signal.SIGUSR1)
+        for _ in range(args.runs):
+            run()
+        if args.warm:
+            os.kill(pid, signal.SIGUSR2)
+            done = Path(str(out) + ".done")
+            while not done.exists():
+                time.sleep(0.01)
+            done.unlink()
         process.close()
     server.stop()
-    pstats.Stats(str(args.out)).sort_stats("tottime").print_stats(args.top)
+    pstats.Stats(str(out)).sort_stats("tottime").print_stats(args.top)
     return 0
 
 

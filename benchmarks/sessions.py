@@ -33,13 +33,17 @@ const median = (xs) => { xs.sort((a, b) => a - b); return xs[Math.floor(xs.lengt
 const results = {};
 for (const file of process.argv.slice(4)) {
   const samples = [];
+  const cpuSamples = [];
   for (let i = 0; i < runs; i++) {
     const copy = file + ".node" + i + ".jsonl";
     fs.copyFileSync(file, copy);
+    const cpu = process.cpuUsage();
     const start = performance.now();
     const manager = SessionManager.open(copy);
     const context = manager.buildSessionContext();
     samples.push(performance.now() - start);
+    const used = process.cpuUsage(cpu);
+    cpuSamples.push((used.user + used.system) / 1000);
     if (context.messages.length < 0) throw new Error("unreachable");
     fs.unlinkSync(copy);
   }
@@ -53,7 +57,9 @@ for (const file of process.argv.slice(4)) {
     appendSamples.push((performance.now() - start) * 1000);
   }
   fs.unlinkSync(copy);
-  results[file] = { openMs: median(samples), appendUs: median(appendSamples) };
+  results[file] = {
+    openMs: median(samples), openCpuMs: median(cpuSamples), appendUs: median(appendSamples),
+  };
 }
 console.log(JSON.stringify(results));
 """
@@ -61,7 +67,8 @@ console.log(JSON.stringify(results));
 
 @dataclass
 class SessionResult:
-    """One session file: size, median open + build-context ms and append µs, ours and pi's."""
+    """One session file: size, median open + build-context ms (wall and CPU) and append µs, ours
+    and pi's."""
 
     name: str
     size_mb: float
@@ -70,21 +77,27 @@ class SessionResult:
     ours_append_us: float
     pi_open_ms: float | None = None
     pi_append_us: float | None = None
+    ours_open_cpu_ms: float | None = None
+    pi_open_cpu_ms: float | None = None
 
 
-def python_open_ms(path: Path, runs: int = 5) -> float:
-    """Median ms to open a fresh copy (migration included) and build its context."""
-    samples = []
+def python_open_ms(path: Path, runs: int = 5) -> tuple[float, float]:
+    """Median ms to open a fresh copy (migration included) and build its context: wall, and
+    CPU (user + system) of this process."""
+    samples, cpu_samples = [], []
     for index in range(runs):
         copy = path.with_name(f"{path.stem}.py{index}.jsonl")
         shutil.copy(path, copy)
+        cpu = time.process_time()
         start = time.perf_counter()
         manager = SessionManager.open(copy)
         manager.build_session_context()
         samples.append((time.perf_counter() - start) * 1000)
+        cpu_samples.append((time.process_time() - cpu) * 1000)
         manager.close()
+        del manager  # freed here, not inside the next run's timing
         copy.unlink()
-    return statistics.median(samples)
+    return statistics.median(samples), statistics.median(cpu_samples)
 
 
 def node_results(
@@ -157,15 +170,18 @@ def measure_sessions(
         with path.open("rb") as handle:
             lines = sum(1 for _ in handle)
         theirs = node.get(str(path), {})
+        open_ms, open_cpu_ms = python_open_ms(path, runs)
         results.append(
             SessionResult(
                 name=name,
                 size_mb=path.stat().st_size / 1e6,
                 entries=lines - 1,
-                ours_open_ms=python_open_ms(path, runs),
+                ours_open_ms=open_ms,
                 ours_append_us=append_latency_us(path),
                 pi_open_ms=theirs.get("openMs"),
                 pi_append_us=theirs.get("appendUs"),
+                ours_open_cpu_ms=open_cpu_ms,
+                pi_open_cpu_ms=theirs.get("openCpuMs"),
             )
         )
     return results
@@ -186,13 +202,14 @@ def main() -> None:
         print("generating a session of", args.entries, "entries…")
         results = measure_sessions(Path(temp), args.entries, args.pi_package)
     print(
-        f"\n{'session':<30} {'size':>7} {'open ms':>10} {'pi open ms':>10}"
-        f" {'append µs':>10} {'pi app. µs':>10}"
+        f"\n{'session':<30} {'size':>7} {'open ms':>10} {'pi open ms':>10} {'open CPU':>10}"
+        f" {'pi op. CPU':>10} {'append µs':>10} {'pi app. µs':>10}"
     )
     for result in results:
         print(
             f"{result.name[:30]:<30} {result.size_mb:>5.1f}MB {_cell(result.ours_open_ms)}"
-            f" {_cell(result.pi_open_ms)} {_cell(result.ours_append_us)}"
+            f" {_cell(result.pi_open_ms)} {_cell(result.ours_open_cpu_ms)}"
+            f" {_cell(result.pi_open_cpu_ms)} {_cell(result.ours_append_us)}"
             f" {_cell(result.pi_append_us)}"
         )
 

@@ -160,11 +160,11 @@ async def create_agent_session(
 
 def _record_start(session: SessionManager, model: Model | None, level: str) -> None:
     """Record the model and thinking level a new session starts with, as pi does."""
-    branch = session.get_branch()
     has_history = bool(session.build_session_context().messages)
+    has_level = session.branch_has_entry_type("thinking_level_change")
     if not has_history and model is not None:
         session.append_model_change(model.provider, model.id)
-    if not has_history or not any(e.type == "thinking_level_change" for e in branch):
+    if not has_history or not has_level:
         session.append_thinking_level_change(level)
 
 

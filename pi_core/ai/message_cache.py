@@ -13,6 +13,7 @@ it into the next request body instead of encoding the whole history again.
 
 from __future__ import annotations
 
+import json
 import operator
 import weakref
 from collections.abc import Callable, Hashable
@@ -51,9 +52,13 @@ class MessageCache(Generic[T]):
         return len(self._entries)
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""What `json.dumps(value, ensure_ascii=False, separators=(",", ":"))` builds on every call."""
+
+
 def json_text(value: Any) -> str:
     """`value` as compact JSON text, non-ASCII as is (the request bodies' encoding)."""
-    return deep.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return deep.encode(_ENCODER, value)
 
 
 def json_bytes(value: Any) -> bytes:

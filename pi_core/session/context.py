@@ -42,6 +42,17 @@ class SessionContext(WireModel):
     warnings: list[str] = Field(default_factory=list, exclude=True)
 
 
+def copy_context(context: SessionContext) -> SessionContext:
+    """A copy of `context` with lists of its own (the messages themselves are shared: finished
+    messages are never edited), made without validating anything again."""
+    return SessionContext.model_construct(
+        messages=list(context.messages),
+        thinking_level=context.thinking_level,
+        model=context.model.model_copy() if context.model is not None else None,
+        warnings=list(context.warnings),
+    )
+
+
 def path_to_root(leaf: RawEntry | None, by_id: Mapping[str, RawEntry]) -> list[RawEntry]:
     """Return the entries from the root down to `leaf` (inclusive)."""
     path: list[RawEntry] = []

@@ -14,6 +14,7 @@ from pi_core.messages.base import WireModel
 from pi_core.session.context import (
     SessionContext,
     build_session_context,
+    copy_context,
     parse_messages,
     path_to_root,
 )
@@ -78,6 +79,7 @@ class SessionManager:
         self._labels: dict[str, tuple[str, str]] = {}
         self._typed: dict[str, SessionEntry] = {}
         self._messages: dict[str, AgentMessage] = {}
+        self._context: tuple[tuple[str | None, int], SessionContext] | None = None
         self._leaf_id: str | None = None
         self._chain = True  # each entry's parent is the one before it: the path is the file
         self._has_assistant = False
@@ -267,6 +269,11 @@ class SessionManager:
         raw = self._by_id.get(entry_id)
         return self._typed_entry(raw) if raw is not None else None
 
+    def branch_has_entry_type(self, entry_type: str) -> bool:
+        """Return whether the path from the root to the leaf holds an entry of this type (read
+        from the entries' JSON: no typed entry is built, unlike `get_branch`)."""
+        return any(entry.get("type") == entry_type for entry in self._path_to(self._leaf_id))
+
     def get_children(self, parent_id: str | None) -> list[SessionEntry]:
         """Return the direct children of an entry (None: the roots)."""
         return [
@@ -369,15 +376,23 @@ class SessionManager:
     # --- reading --------------------------------------------------------------------------
 
     def build_session_context(self) -> SessionContext:
-        """Return the messages, model and thinking level for the LLM at the current leaf."""
-        with gc_paused(long_lived=True):
-            return build_session_context(
-                self._entries,
-                self._leaf_id,
-                self._by_id,
-                parse_messages=self._messages_of,
-                path=self._chain_path(self._leaf_id),
-            )
+        """Return the messages, model and thinking level for the LLM at the current leaf.
+
+        Built once per state of the tree (the leaf and the number of entries: entries are only
+        ever added, and a new file resets it); each call gets its own copy of the lists.
+        """
+        key = (self._leaf_id, len(self._entries))
+        if self._context is None or self._context[0] != key:
+            with gc_paused(long_lived=True):
+                context = build_session_context(
+                    self._entries,
+                    self._leaf_id,
+                    self._by_id,
+                    parse_messages=self._messages_of,
+                    path=self._chain_path(self._leaf_id),
+                )
+            self._context = (key, context)
+        return copy_context(self._context[1])
 
     def get_header(self) -> SessionHeader:
         """Return the session header."""
@@ -414,6 +429,7 @@ class SessionManager:
         self._labels = {}
         self._typed = {}
         self._messages = {}
+        self._context = None
         self._leaf_id = None
         self._has_assistant = False
         self._written = written

@@ -28,21 +28,23 @@ def session_start(ctx: ExtensionContext) -> None:
         ctx.append_entry(TASK_ENTRY, json.loads(raw))
 
 
-@hookimpl
-def message_end(event: MessageEndEvent) -> None:
-    """Count each response's cost as it ends."""
-    if _gate is not None:
-        _gate.message_end(event)
+# Outside a batch child (no budget) the budget hooks are not defined at all: a hook with an
+# implementation is dispatched on every response, tool call and request, and the
+# `before_provider_request` chain gets a deep copy of the whole request body.
+if _gate is not None:
+    _active: BudgetGate = _gate
 
+    @hookimpl
+    def message_end(event: MessageEndEvent) -> None:
+        """Count each response's cost as it ends."""
+        _active.message_end(event)
 
-@hookimpl
-def tool_call(event: ToolCallEvent) -> ToolCallResult | None:
-    """Refuse every tool once the budget is spent (the model is told why, in the session)."""
-    return _gate.tool_call(event) if _gate is not None else None
+    @hookimpl
+    def tool_call(event: ToolCallEvent) -> ToolCallResult | None:
+        """Refuse every tool once the budget is spent (the model is told why, in the session)."""
+        return _active.tool_call(event)
 
-
-@hookimpl
-def before_provider_request(event: Any, ctx: ExtensionContext) -> None:
-    """Abort the run instead of sending a request once the budget is spent."""
-    if _gate is not None:
-        _gate.before_provider_request(event, ctx)
+    @hookimpl
+    def before_provider_request(event: Any, ctx: ExtensionContext) -> None:
+        """Abort the run instead of sending a request once the budget is spent."""
+        _active.before_provider_request(event, ctx)

@@ -8,7 +8,6 @@ import re
 from functools import partial
 from typing import Any
 
-from pi_core.deep import dumps as deep_dumps
 from pi_core.messages import (
     AssistantMessage,
     ImageContent,
@@ -28,6 +27,7 @@ from pi_core.providers import (
     ToolSpec,
     clamp_thinking_level,
     json_bytes,
+    json_text,
     transform_messages,
 )
 from pi_plugin_openai.compat import resolve_compat
@@ -45,7 +45,7 @@ def compat(model: Model, key: str, default: Any = None) -> Any:
 
 def arguments_json(arguments: dict[str, Any]) -> str:
     """Tool-call arguments as JavaScript's `JSON.stringify` writes them (no spaces)."""
-    return deep_dumps(arguments, separators=(",", ":"), ensure_ascii=False)
+    return json_text(arguments)  # the same encoding, with an encoder built once
 
 
 def _user_content(message: UserMessage) -> str | list[dict[str, Any]] | None:
