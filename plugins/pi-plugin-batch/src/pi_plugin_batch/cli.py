@@ -69,6 +69,10 @@ def batch_command() -> None:
 @click.option("--replay", "replay_from", default=None, metavar="RECORDED_OUT",
               type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="Answer every request from RECORDED_OUT's recordings (no network).")  # fmt: skip
+@click.option("--token-ids", is_flag=True,
+              help="Ask Chat Completions servers for token ids (return_token_ids).")  # fmt: skip
+@click.option("--logprobs", type=click.IntRange(0), default=None, metavar="N",
+              help="Ask for logprobs with N alternatives per token.")  # fmt: skip
 @click.option("--ray", "ray", metavar="ADDRESS|auto", default=None,
               help="Run the attempts as Ray tasks on this cluster (the ray extra).")  # fmt: skip
 @click.option("--ray-cpus", type=click.FloatRange(0, min_open=True), default=0.25,
