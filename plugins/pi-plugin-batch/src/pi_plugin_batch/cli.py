@@ -140,3 +140,30 @@ def export_command(
     if fmt == "swebench" and output is not None and (output.suffix == ".json") != json_list:
         raise BatchUsageError(f"{output.name}: use a .json name with --json-list, else .jsonl")
     click.echo(export(out, fmt, output, model_name=model_name, json_list=json_list))
+
+
+@batch_command.command("open", context_settings={"ignore_unknown_options": True})
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("task_id")
+@click.option("--attempt", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--dir", "where", type=click.Path(path_type=Path), default=None,
+              help="Recreate the working copy here (default OUT/work/<id>).")  # fmt: skip
+@click.argument("pi_args", nargs=-1, type=click.UNPROCESSED)
+def open_command(
+    out: Path, task_id: str, attempt: int, where: Path | None, pi_args: tuple[str, ...]
+) -> None:
+    """Recreate TASK_ID's working copy (its patch applied) and continue its session in pi."""
+    import subprocess
+
+    from pi_plugin_batch.child import pi_command
+    from pi_plugin_batch.reopen import ReopenError, reopen
+    from pi_plugin_batch.reopen import pi_args as open_args
+
+    try:
+        reopened = reopen(out, task_id, attempt, where)
+    except ReopenError as error:
+        raise BatchUsageError(str(error)) from error
+    made = "recreated" if reopened.created else "reusing"
+    click.echo(f"{made} {reopened.workdir}", err=True)
+    command = [*pi_command(), *open_args(reopened, list(pi_args))]
+    sys.exit(subprocess.run(command, cwd=reopened.workdir).returncode)
