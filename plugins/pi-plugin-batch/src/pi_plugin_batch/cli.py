@@ -83,10 +83,6 @@ def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
 
     if options["ray"] and (options["in_place"] or options["keep_work"]):
         raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
-    if options["ray"] and (options["record"] or options["replay_from"]):
-        raise BatchUsageError(
-            "--record and --replay keep their files on the driver: not with --ray"
-        )
     ctx = click.get_current_context()
     if options["ray"] and ctx.get_parameter_source("jobs") is ParameterSource.DEFAULT:
         options["jobs"] = None  # as many as the cluster's CPUs hold at --ray-cpus each
