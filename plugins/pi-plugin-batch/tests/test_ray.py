@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -175,11 +176,49 @@ def test_ray_refuses_options_that_need_the_drivers_disk(fake: Fake, tmp_path: Pa
                        "--ray", "auto", "--keep-work")  # fmt: skip
     assert result.returncode == 3
     assert "--keep-work" in result.stderr
-    result = run_batch(fake, tmp_path, str(tasks), "-o", str(tmp_path / "out"), *MODEL,
-                       "--ray", "auto", "--record")  # fmt: skip
-    assert result.returncode == 3
-    assert "--record and --replay" in result.stderr
     assert not fake.server.requests
+
+
+@pytest.mark.slow
+def test_recordings_travel_to_and_from_the_ray_nodes(
+    fake: Fake, tmp_path: Path, ray_address: str
+) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "README").write_text("a project\n")
+    ids = ["r1", "r2", "r3"]
+    task_lines = [{"id": i, "prompt": f"mark {i}", "workdir": "src"} for i in ids]
+    tasks = write_tasks(tmp_path / "tasks.jsonl", task_lines)
+    recorded = tmp_path / "recorded"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(recorded), *MODEL, "--record",
+                       "--ray", ray_address, timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    for task_id in ids:  # each node's recording came back to the driver's OUT
+        lines = (recorded / "recordings" / f"{task_id}.jsonl").read_text().splitlines()
+        assert [json.loads(line)["type"] for line in lines] == ["meta", "exchange", "exchange"]
+    fake.server.stop()
+    sent = len(fake.server.requests)
+    changed = write_tasks(tmp_path / "changed.jsonl", [
+        {"id": "r1", "prompt": "mark r1", "workdir": "src"},
+        {"id": "r2", "prompt": "mark r2 please", "workdir": "src"},  # diverges at request 1
+        {"id": "r3", "prompt": "mark r3", "workdir": "src"},
+        {"id": "r4", "prompt": "mark r4", "workdir": "src"},  # never recorded
+    ])  # fmt: skip
+    local, remote = tmp_path / "local", tmp_path / "remote"
+    first = run_batch(fake, tmp_path, str(changed), "-o", str(local), *MODEL,
+                      "--replay", str(recorded))  # fmt: skip
+    second = run_batch(fake, tmp_path, str(changed), "-o", str(remote), *MODEL,
+                       "--replay", str(recorded), "--ray", ray_address, timeout=300)  # fmt: skip
+    assert (first.returncode, second.returncode) == (1, 1), (first.stderr, second.stderr)
+    assert len(fake.server.requests) == sent  # nothing reached a model
+    assert _normalised(remote) == _normalised(local)
+    by_task = {r["task_id"]: r for r in records(remote)}
+    assert [by_task[i]["status"] for i in ("r1", "r3")] == ["ok", "ok"]
+    assert by_task["r1"]["final_text"] == "done r1"
+    assert by_task["r2"]["error"].startswith("r2: replay divergence at request 1: ")
+    assert by_task["r4"]["error"].startswith("r4: replay divergence: no recording ")
+    for task_id in ("r1", "r3"):  # the replay on the node was recorded in turn, and came back
+        text = (remote / "recordings" / f"{task_id}.jsonl").read_text()
+        assert text.count('"type": "exchange"') == 2
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from pi_plugin_batch.progress import Progress
 from pi_plugin_batch.results import ResultStore, final_attempts, read_records
 from pi_plugin_batch.runner import AttemptSpec, LocalRunner, Runner
 from pi_plugin_batch.tasks import TaskFileError, load_tasks
+from pi_plugin_batch.token_request import TokenRequest
 from pi_plugin_batch.workspace import prune_stale
 
 
@@ -72,6 +73,7 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
             keep_work=bool(options.get("keep_work")),
             record=bool(options.get("record")),
             replay_from=replay_from,
+            token_request=_token_request(options),
         )
         for attempt in range(1, int(options.get("attempts") or 1) + 1)
         for task in tasks
@@ -110,6 +112,12 @@ def _runner(options: dict[str, Any]) -> Runner:
         return RayRunner(str(options["ray"]), float(options.get("ray_cpus") or DEFAULT_CPUS))
     except RayUnavailable as error:
         raise BatchConfigError(str(error)) from error
+
+
+def _token_request(options: dict[str, Any]) -> TokenRequest | None:
+    """What the children ask for with --token-ids / --logprobs N (nothing by default)."""
+    token_ids, logprobs = bool(options.get("token_ids")), options.get("logprobs")
+    return TokenRequest(token_ids, logprobs) if token_ids or logprobs is not None else None
 
 
 def _tools(raw: str | None) -> list[str] | None:

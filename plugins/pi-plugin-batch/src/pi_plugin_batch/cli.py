@@ -69,6 +69,10 @@ def batch_command() -> None:
 @click.option("--replay", "replay_from", default=None, metavar="RECORDED_OUT",
               type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="Answer every request from RECORDED_OUT's recordings (no network).")  # fmt: skip
+@click.option("--token-ids", is_flag=True,
+              help="Ask Chat Completions servers for token ids (return_token_ids).")  # fmt: skip
+@click.option("--logprobs", type=click.IntRange(0), default=None, metavar="N",
+              help="Ask for logprobs with N alternatives per token.")  # fmt: skip
 @click.option("--ray", "ray", metavar="ADDRESS|auto", default=None,
               help="Run the attempts as Ray tasks on this cluster (the ray extra).")  # fmt: skip
 @click.option("--ray-cpus", type=click.FloatRange(0, min_open=True), default=0.25,
@@ -79,10 +83,6 @@ def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
 
     if options["ray"] and (options["in_place"] or options["keep_work"]):
         raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
-    if options["ray"] and (options["record"] or options["replay_from"]):
-        raise BatchUsageError(
-            "--record and --replay keep their files on the driver: not with --ray"
-        )
     ctx = click.get_current_context()
     if options["ray"] and ctx.get_parameter_source("jobs") is ParameterSource.DEFAULT:
         options["jobs"] = None  # as many as the cluster's CPUs hold at --ray-cpus each
@@ -136,3 +136,30 @@ def export_command(
     if fmt == "swebench" and output is not None and (output.suffix == ".json") != json_list:
         raise BatchUsageError(f"{output.name}: use a .json name with --json-list, else .jsonl")
     click.echo(export(out, fmt, output, model_name=model_name, json_list=json_list))
+
+
+@batch_command.command("open", context_settings={"ignore_unknown_options": True})
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("task_id")
+@click.option("--attempt", type=click.IntRange(1), default=1, show_default=True)
+@click.option("--dir", "where", type=click.Path(path_type=Path), default=None,
+              help="Recreate the working copy here (default OUT/work/<id>).")  # fmt: skip
+@click.argument("pi_args", nargs=-1, type=click.UNPROCESSED)
+def open_command(
+    out: Path, task_id: str, attempt: int, where: Path | None, pi_args: tuple[str, ...]
+) -> None:
+    """Recreate TASK_ID's working copy (its patch applied) and continue its session in pi."""
+    import subprocess
+
+    from pi_plugin_batch.child import pi_command
+    from pi_plugin_batch.reopen import ReopenError, reopen
+    from pi_plugin_batch.reopen import pi_args as open_args
+
+    try:
+        reopened = reopen(out, task_id, attempt, where)
+    except ReopenError as error:
+        raise BatchUsageError(str(error)) from error
+    made = "recreated" if reopened.created else "reusing"
+    click.echo(f"{made} {reopened.workdir}", err=True)
+    command = [*pi_command(), *open_args(reopened, list(pi_args))]
+    sys.exit(subprocess.run(command, cwd=reopened.workdir).returncode)

@@ -15,6 +15,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from pi_plugin_batch import replay
+from pi_plugin_batch.child import ChildOutcome
 from pi_plugin_batch.ray_payload import (
     Payload,
     forwarded_env,
@@ -24,7 +26,13 @@ from pi_plugin_batch.ray_payload import (
     task_sources,
 )
 from pi_plugin_batch.ray_worker import NodeResult, attempt_with_relay
-from pi_plugin_batch.runner import AttemptResult, AttemptSpec, EventSink, error_result
+from pi_plugin_batch.runner import (
+    AttemptResult,
+    AttemptSpec,
+    EventSink,
+    attempt_record,
+    error_result,
+)
 
 DEFAULT_CPUS = 0.25  # an agent mostly waits on its model: four attempts share one CPU
 POLL_S = 0.25
@@ -101,6 +109,10 @@ class RayRunner:
         """Send the attempt to the cluster, wait for it, write its files into OUT."""
         started_at = datetime.now(UTC).isoformat()
         start = time.monotonic()
+        unreplayable = replay.missing_recording(spec.name, spec.replay_from)
+        if unreplayable is not None:  # judged here, as the local pool does: nothing to send
+            record = attempt_record(spec, unreplayable, ChildOutcome(), started_at, start)
+            return AttemptResult(record, unreplayable)
         try:
             payload = await self._payload(spec)
         except (OSError, subprocess.SubprocessError, ValueError) as error:  # cannot be packed
@@ -120,7 +132,10 @@ class RayRunner:
         self, spec: AttemptSpec, remote: AttemptSpec, payload: Any, started_at: str, start: float
     ) -> AttemptResult:
         self._ensure_poller()
-        ref = self._task.remote(remote, payload, self._relay)
+        recording = None
+        if spec.replay_from is not None:  # the attempt's own recording travels with it
+            recording = replay.recording_path(spec.replay_from, spec.name).read_bytes()
+        ref = self._task.remote(remote, payload, self._relay, recording)
         self._running.add(ref)
         try:
             node: NodeResult = await ref

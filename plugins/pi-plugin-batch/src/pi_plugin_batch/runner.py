@@ -20,6 +20,7 @@ from pi_plugin_batch.budget import BUDGET_ENV, STATE_ENV, TASK_ENV
 from pi_plugin_batch.child import ChildOutcome, ChildRun, run_child
 from pi_plugin_batch.errors import OK, Disposition, Verdict, judge
 from pi_plugin_batch.tasks import Task
+from pi_plugin_batch.token_request import TOKENS_ENV, TokenRequest
 from pi_plugin_batch.workspace import WorkspaceError, prepare
 
 EventSink = Callable[[str, dict[str, Any]], None]
@@ -46,6 +47,7 @@ class AttemptSpec:
     extra_env: dict[str, str] = field(default_factory=dict)
     record: bool = False  # keep the provider traffic in OUT/recordings/
     replay_from: Path | None = None  # answer from this output folder's recordings
+    token_request: TokenRequest | None = None  # ask for token ids / logprobs (--token-ids …)
 
     @property
     def name(self) -> str:
@@ -166,6 +168,9 @@ def _env(spec: AttemptSpec, agent: Path, state: Path) -> dict[str, str]:
     env[TASK_ENV] = json.dumps({"id": task.id, "repo": task.repo, "ref": task.ref,
                                 "workdir": task.workdir, "attempt": spec.attempt,
                                 "metadata": task.metadata})  # fmt: skip
+    env.pop(TOKENS_ENV, None)
+    if spec.token_request is not None:
+        env[TOKENS_ENV] = spec.token_request.to_env()
     limit = spec.max_cost
     if limit is not None:
         env[BUDGET_ENV] = repr(limit)

@@ -6,12 +6,15 @@ request. `rollout(token_ids=True, logprobs=N)` registers one of these in its ses
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 from typing import Any
 
 from pi_core import ExtensionContext, hookimpl
 
 CHAT_COMPLETIONS = "openai-completions"
+TOKENS_ENV = "PI_BATCH_TOKENS"  # how `pi batch` tells its child sessions what to ask for
 
 
 @dataclass(frozen=True)
@@ -39,3 +42,16 @@ class TokenRequest:
         if model is None or model.api != CHAT_COMPLETIONS or not isinstance(payload, dict):
             return None
         return {**payload, **self.flags()}
+
+    def to_env(self) -> str:
+        """This request as the value of PI_BATCH_TOKENS."""
+        return json.dumps({"token_ids": self.token_ids, "logprobs": self.logprobs})
+
+
+def token_request_from_env() -> TokenRequest | None:
+    """The request `pi batch` passed to this child (PI_BATCH_TOKENS), or None."""
+    raw = os.environ.get(TOKENS_ENV)
+    if not raw:
+        return None
+    data = json.loads(raw)
+    return TokenRequest(bool(data.get("token_ids")), data.get("logprobs"))
