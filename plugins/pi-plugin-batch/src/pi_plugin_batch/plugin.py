@@ -31,8 +31,8 @@ def session_start(ctx: ExtensionContext) -> None:
         ctx.append_entry(TASK_ENTRY, json.loads(raw))
 
 
-# Outside a batch child (no budget, no token request) these hooks are not defined at all: a hook with an
-# implementation is dispatched on every response, tool call and request, and the
+# Outside a batch child (no budget, no token request) these hooks are not defined at all: a
+# hook with an implementation is dispatched on every response, tool call and request, and the
 # `before_provider_request` chain gets a deep copy of the whole request body.
 if _gate is not None:
     _active: BudgetGate = _gate
