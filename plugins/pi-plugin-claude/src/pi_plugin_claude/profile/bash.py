@@ -96,7 +96,8 @@ class BashTool(ClaudeTool[BashInput]):
 async def stop_background_commands(owner: object | None = None) -> int:
     """Kill the background commands still running of the session `owner` (its `ctx.events`;
     None: of every session), as that session ends; return how many."""
-    tasks = [task for who, task in _background.values() if owner is None or who is owner]
+    ids = [i for i, (who, _) in _background.items() if owner is None or who is owner]
+    tasks = [_background.pop(i)[1] for i in ids]  # a task cancelled unstarted never pops itself
     for task in tasks:
         task.cancel()  # run_in_shell kills the command's whole process group
     await asyncio.gather(*tasks, return_exceptions=True)
