@@ -133,3 +133,22 @@ async def test_a_gate_that_cannot_be_set_up_is_closed_for_its_own_session_only(
     refused = tool_result_of(project, refused_at)
     assert "Claude settings could not be set up, so no tool may run" in refused
     assert "simulated: this folder's settings cannot be loaded" in refused
+
+
+async def test_the_agent_folder_the_editor_names_can_turn_the_claude_gate_on(
+    project: Project, tmp_path: Path
+) -> None:
+    # the environment's agent folder leaves claudeSettings off; the editor's turns it on
+    folder = tmp_path / "client-agent"
+    folder.mkdir()
+    (folder / "models.json").write_text((project.agent_dir / "models.json").read_text())
+    settings = {"defaultProvider": "fake", "defaultModel": "fake-model", "claudeSettings": True}
+    (folder / "settings.json").write_text(json.dumps(settings))
+    denying = claude_folder(tmp_path, "denying", rules(deny=["Bash"]))
+    project.fake.queue(chat_stream(tool_calls=[("bash", {"command": MARK})]), chat_stream("ok"))
+    async with project.agent(Recorder("allow_once"), pi={"agentDir": str(folder)}) as conn:
+        session = await conn.new_session(cwd=str(denying), mcp_servers=[])
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    assert not (denying / "ran.txt").exists()
+    denied = f"Permission to use Bash with command {MARK} has been denied"
+    assert denied in tool_result_of(project, 1)

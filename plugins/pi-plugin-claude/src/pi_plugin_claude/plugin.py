@@ -72,20 +72,28 @@ def _agent_dir() -> str:
     return str(Path.home() / ".pi" / "agent")
 
 
-def _setting(cwd: str, key: str) -> Any:
-    return SettingsManager.create(cwd, _agent_dir()).get_raw(key)
+_UNSET = object()
+
+
+def _setting(ctx: ExtensionContext, key: str) -> Any:
+    """The session's own setting (its agent folder may be the editor's, not the process's);
+    where it sets none, the files of the process's agent folder and the session's project."""
+    value = ctx.settings.get(key, _UNSET)
+    if value is not _UNSET:
+        return value
+    return SettingsManager.create(ctx.cwd, _agent_dir()).get_raw(key)
 
 
 def profile_enabled(ctx: ExtensionContext) -> bool:
     """Whether `--claude` or the `toolProfile: "claude"` setting asks for Claude's tools."""
     if ctx.get_flag("claude") is True:
         return True
-    return bool(_setting(ctx.cwd, "toolProfile") == "claude")
+    return bool(_setting(ctx, "toolProfile") == "claude")
 
 
 def settings_enabled(ctx: ExtensionContext) -> bool:
     """Whether the `claudeSettings` setting asks for Claude's hooks and permission rules."""
-    return _setting(ctx.cwd, "claudeSettings") is True
+    return _setting(ctx, "claudeSettings") is True
 
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
