@@ -128,7 +128,7 @@ def register_flags(register: Callable[..., None]) -> None:
 @hookimpl
 async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None:
     """Turn the Claude settings gate and the profile on, if asked for (the gate first)."""
-    state = _gated_session(ctx)
+    state = _gated_session(ctx, starting=True)
     state.profile = profile_enabled(ctx)
     if state.profile:
         tools = create_claude_tools(ctx.cwd)
@@ -140,10 +140,11 @@ async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None
         await state.compat.session_start(event, ctx)
 
 
-def _gated_session(ctx: ExtensionContext) -> ClaudeSession:
-    """The state of `ctx`'s session, its gate set up from its own folder's settings once."""
+def _gated_session(ctx: ExtensionContext, *, starting: bool = False) -> ClaudeSession:
+    """The state of `ctx`'s session, its gate set up from its own folder's settings (at each
+    start until `claudeSettings` turns it on; a gate that failed stays closed)."""
     state = claude_session(ctx)
-    if not state.gate_ready:
+    if not state.gate_ready or (starting and state.compat is None and state.broken is None):
         state.gate_ready = True
         _set_up_gate(ctx, state)
     return state

@@ -25,7 +25,7 @@ class ClaudeSession:
     broken: str | None = None
     """Why the gate could not be set up: while set, every tool call of this session is refused."""
     gate_ready: bool = False
-    """Whether setting up the gate was tried (it is tried once per session)."""
+    """Whether setting up the gate was tried (again at a later start only while it is off)."""
 
 
 _by_bus: weakref.WeakKeyDictionary[Any, ClaudeSession] = weakref.WeakKeyDictionary()
