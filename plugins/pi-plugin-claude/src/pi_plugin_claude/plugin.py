@@ -10,6 +10,9 @@ The gate never fails open: everything it needs is imported with this module (a f
 a plugin load failure, and pi stops), and when setting it up fails at session start every tool
 call is refused with the reason.
 
+Each session has its own gate, built from its own folder's settings: `pi acp` and `pi mcp serve`
+run several sessions in one process (see pi_plugin_claude.sessions).
+
 (pi's flag parser accepts only plugin flag names without a hyphen, hence `--claude`.)
 """
 
@@ -54,23 +57,12 @@ from pi_plugin_claude.permissions import (
 )
 from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.runtime import create_claude_runtime
+from pi_plugin_claude.sessions import ClaudeSession, claude_session, forget_session, known_session
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
 
 PI_BUILTIN_TOOLS = ("read", "write", "edit", "bash", "grep", "find", "ls")
-
-
-class _State:
-    """What this session turned on (module state: one pi process runs one session at a time)."""
-
-    profile = False
-    compat: ClaudeCompat | None = None
-    broken: str | None = None
-    """Why the Claude settings gate could not be set up: while set, every tool call is refused."""
-
-
-_state = _State()
 
 
 def _agent_dir() -> str:
@@ -80,20 +72,28 @@ def _agent_dir() -> str:
     return str(Path.home() / ".pi" / "agent")
 
 
-def _setting(cwd: str, key: str) -> Any:
-    return SettingsManager.create(cwd, _agent_dir()).get_raw(key)
+_UNSET = object()
+
+
+def _setting(ctx: ExtensionContext, key: str) -> Any:
+    """The session's own setting (its agent folder may be the editor's, not the process's);
+    where it sets none, the files of the process's agent folder and the session's project."""
+    value = ctx.settings.get(key, _UNSET)
+    if value is not _UNSET:
+        return value
+    return SettingsManager.create(ctx.cwd, _agent_dir()).get_raw(key)
 
 
 def profile_enabled(ctx: ExtensionContext) -> bool:
     """Whether `--claude` or the `toolProfile: "claude"` setting asks for Claude's tools."""
     if ctx.get_flag("claude") is True:
         return True
-    return bool(_setting(ctx.cwd, "toolProfile") == "claude")
+    return bool(_setting(ctx, "toolProfile") == "claude")
 
 
 def settings_enabled(ctx: ExtensionContext) -> bool:
     """Whether the `claudeSettings` setting asks for Claude's hooks and permission rules."""
-    return _setting(ctx.cwd, "claudeSettings") is True
+    return _setting(ctx, "claudeSettings") is True
 
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
@@ -128,30 +128,39 @@ def register_flags(register: Callable[..., None]) -> None:
 @hookimpl
 async def session_start(event: SessionStartEvent, ctx: ExtensionContext) -> None:
     """Turn the Claude settings gate and the profile on, if asked for (the gate first)."""
-    if _state.compat is None:
-        _set_up_gate(ctx)
-    _state.profile = profile_enabled(ctx)
-    if _state.profile:
+    state = _gated_session(ctx, starting=True)
+    state.profile = profile_enabled(ctx)
+    if state.profile:
         tools = create_claude_tools(ctx.cwd)
         for tool in tools:
             ctx.register_tool(tool)
         active = [n for n in ctx.get_active_tools() if n not in PI_BUILTIN_TOOLS]
         ctx.set_active_tools(active + [t.name for t in tools if t.name not in active])
-    if _state.compat is not None:
-        await _state.compat.session_start(event, ctx)
+    if state.compat is not None:
+        await state.compat.session_start(event, ctx)
 
 
-def _set_up_gate(ctx: ExtensionContext) -> None:
+def _gated_session(ctx: ExtensionContext, *, starting: bool = False) -> ClaudeSession:
+    """The state of `ctx`'s session, its gate set up from its own folder's settings (at each
+    start until `claudeSettings` turns it on; a gate that failed stays closed)."""
+    state = claude_session(ctx)
+    if not state.gate_ready or (starting and state.compat is None and state.broken is None):
+        state.gate_ready = True
+        _set_up_gate(ctx, state)
+    return state
+
+
+def _set_up_gate(ctx: ExtensionContext, state: ClaudeSession) -> None:
     """Build the gate when `claudeSettings` asks for it; a failure refuses every later call."""
     try:
         if not settings_enabled(ctx):
             return
         runtime = create_claude_runtime(ctx.cwd, ask=confirm_with_ui(ctx))
-        _state.compat = ClaudeCompat(runtime)
-        _state.broken = None
+        state.compat = ClaudeCompat(runtime)
+        state.broken = None
     except Exception as error:
-        _state.broken = f"{type(error).__name__}: {error}"
-        _report(ctx, f"Claude settings: the permission gate could not be set up ({_state.broken}); "
+        state.broken = f"{type(error).__name__}: {error}"
+        _report(ctx, f"Claude settings: the permission gate could not be set up ({state.broken}); "
                 "every tool call will be refused")  # fmt: skip
         return
     for problem in runtime.problems:
@@ -171,7 +180,8 @@ def resources_discover(
     event: ResourcesDiscoverEvent, ctx: ExtensionContext
 ) -> ResourcesDiscoverResult | None:
     """`.claude/commands/*.md` as prompt templates (with the profile on)."""
-    if not (_state.profile or profile_enabled(ctx)):
+    state = known_session(ctx)
+    if not ((state is not None and state.profile) or profile_enabled(ctx)):
         return None
     folders = command_dirs(event.cwd)
     return ResourcesDiscoverResult(prompt_paths=folders) if folders else None
@@ -182,8 +192,11 @@ def before_agent_start(
     event: BeforeAgentStartEvent, ctx: ExtensionContext
 ) -> BeforeAgentStartResult | None:
     """CLAUDE.md memory in the system prompt, and hook context as a message."""
-    prompt = memory_prompt(claude_memory_files(ctx.cwd)) if _state.profile else ""
-    injected = _state.compat.before_agent_start(event) if _state.compat is not None else None
+    state = known_session(ctx)
+    compat = state.compat if state is not None else None
+    profile = state is not None and state.profile
+    prompt = memory_prompt(claude_memory_files(ctx.cwd)) if profile else ""
+    injected = compat.before_agent_start(event) if compat is not None else None
     if not prompt and injected is None:
         return None
     return BeforeAgentStartResult(
@@ -194,30 +207,42 @@ def before_agent_start(
 
 @hookimpl
 async def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResult | None:
-    """PreToolUse hooks and permission rules (with Claude settings on); none if setup failed."""
-    if _state.broken is not None:
-        reason = f"Claude settings could not be set up, so no tool may run: {_state.broken}"
+    """PreToolUse hooks and permission rules (with Claude settings on); none if setup failed.
+
+    A session whose start this plugin did not see (served coding tools) gets its gate here."""
+    state = _gated_session(ctx)
+    if state.broken is not None:
+        reason = f"Claude settings could not be set up, so no tool may run: {state.broken}"
         return ToolCallResult(block=True, reason=reason)
-    return await _state.compat.tool_call(event, ctx) if _state.compat is not None else None
+    return await state.compat.tool_call(event, ctx) if state.compat is not None else None
+
+
+def _compat(ctx: ExtensionContext) -> ClaudeCompat | None:
+    """The settings gate and hooks of `ctx`'s session, if it has them."""
+    state = known_session(ctx)
+    return state.compat if state is not None else None
 
 
 @hookimpl
 async def tool_result(event: ToolResultEvent, ctx: ExtensionContext) -> ToolResultPatch | None:
     """PostToolUse hooks (with Claude settings on)."""
-    return await _state.compat.tool_result(event, ctx) if _state.compat is not None else None
+    compat = _compat(ctx)
+    return await compat.tool_result(event, ctx) if compat is not None else None
 
 
 @hookimpl
 async def input(event: InputEvent, ctx: ExtensionContext) -> InputHandled | None:
     """UserPromptSubmit hooks (with Claude settings on)."""
-    return await _state.compat.input(event, ctx) if _state.compat is not None else None
+    compat = _compat(ctx)
+    return await compat.input(event, ctx) if compat is not None else None
 
 
 @hookimpl
 async def agent_end(event: AgentEndEvent, ctx: ExtensionContext) -> None:
     """Stop hooks (with Claude settings on)."""
-    if _state.compat is not None:
-        await _state.compat.agent_end(event, ctx)
+    compat = _compat(ctx)
+    if compat is not None:
+        await compat.agent_end(event, ctx)
 
 
 @hookimpl
@@ -225,17 +250,25 @@ async def session_before_compact(
     event: SessionBeforeCompactEvent, ctx: ExtensionContext
 ) -> SessionBeforeCompactResult | None:
     """PreCompact hooks (with Claude settings on)."""
-    if _state.compat is None:
+    compat = _compat(ctx)
+    if compat is None:
         return None
-    return await _state.compat.session_before_compact(event, ctx)
+    return await compat.session_before_compact(event, ctx)
 
 
 @hookimpl
 async def session_shutdown(event: SessionShutdownEvent, ctx: ExtensionContext) -> None:
-    """SessionEnd hooks (with Claude settings on); background Bash commands end with pi."""
-    if _state.compat is not None:
-        await _state.compat.session_shutdown(event, ctx)
-    if _state.profile and event.reason == "quit":
+    """SessionEnd hooks (with Claude settings on); the session's background Bash commands end
+    with it, and so does its state (kept across /new, /resume and /fork)."""
+    state = known_session(ctx)
+    if state is None:
+        return
+    if state.compat is not None:
+        await state.compat.session_shutdown(event, ctx)
+    if event.reason != "quit":
+        return
+    forget_session(ctx)
+    if state.profile:
         from pi_plugin_claude.profile.bash import stop_background_commands
 
-        await stop_background_commands()
+        await stop_background_commands(ctx.events)

@@ -144,7 +144,7 @@ class BashTool(Tool[BashToolInput]):
         """Run `params.command` in the session cwd and return its (tail-truncated) output."""
         if signal is not None and signal.aborted:
             raise BashError("Command aborted")  # never start a command once the run is aborted
-        output = OutputAccumulator(temp_file_prefix="pi-bash")
+        output = OutputAccumulator(temp_file_prefix="pi-bash", owner=ctx.events)
         updates = ThrottledUpdates(output, on_update)
         updates.start()
 
@@ -239,7 +239,7 @@ def register_tools(register: Callable[..., None]) -> None:
 async def user_bash(event: UserBashEvent, ctx: ExtensionContext) -> UserBashResult:
     """Run the user's `!cmd` on the session's bash operations, as the tool runs its commands
     (the default runner; any other plugin's answer comes first)."""
-    output = OutputAccumulator(temp_file_prefix="pi-bash")
+    output = OutputAccumulator(temp_file_prefix="pi-bash", owner=ctx.events)
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
 
     def on_data(chunk: bytes) -> None:
@@ -268,6 +268,6 @@ async def user_bash(event: UserBashEvent, ctx: ExtensionContext) -> UserBashResu
 
 
 @hookimpl
-def session_shutdown(event: SessionShutdownEvent) -> None:
+def session_shutdown(event: SessionShutdownEvent, ctx: ExtensionContext) -> None:
     """Delete the full-output logs the session's commands wrote: they hold command output."""
-    remove_session_logs()
+    remove_session_logs(ctx.events)

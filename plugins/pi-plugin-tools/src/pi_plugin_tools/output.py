@@ -7,6 +7,7 @@ import contextlib
 import os
 import secrets
 import tempfile
+import weakref
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -24,23 +25,35 @@ def temp_output_path(prefix: str) -> str:
     return os.path.join(tempfile.gettempdir(), f"{prefix}-{secrets.token_hex(8)}.log")
 
 
-_session_logs: set[str] = set()
-"""Full-output files written during the current session (they hold command output)."""
+_session_logs: weakref.WeakKeyDictionary[object, set[str]] = weakref.WeakKeyDictionary()
+"""Full-output files (they hold command output) by the session that wrote them (its
+`ctx.events`): several sessions may run in one process (`pi acp`, `pi mcp serve`)."""
+_unowned_logs: set[str] = set()
+"""Full-output files written with no session named."""
 
 
-def open_private_log(path: str) -> BinaryIO:
-    """Create the full-output file readable by its owner only, and remember it for cleanup."""
+def _logs_of(owner: object | None) -> set[str]:
+    if owner is None:
+        return _unowned_logs
+    return _session_logs.setdefault(owner, set())
+
+
+def open_private_log(path: str, owner: object | None = None) -> BinaryIO:
+    """Create the full-output file readable by its owner only, and remember it for cleanup
+    with the session `owner`."""
     handle = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb")
-    _session_logs.add(path)
+    _logs_of(owner).add(path)
     return handle
 
 
-def remove_session_logs() -> None:
-    """Delete the full-output files of the session that is ending."""
-    for path in list(_session_logs):
+def remove_session_logs(owner: object | None = None) -> None:
+    """Delete the full-output files of the session `owner` that is ending (None: the files
+    written with no session named)."""
+    logs = _logs_of(owner)
+    for path in list(logs):
         with contextlib.suppress(OSError):
             os.unlink(path)
-        _session_logs.discard(path)
+        logs.discard(path)
 
 
 @dataclass(frozen=True)
@@ -60,11 +73,14 @@ class OutputAccumulator:
         max_lines: int = DEFAULT_MAX_LINES,
         max_bytes: int = DEFAULT_MAX_BYTES,
         temp_file_prefix: str = "pi-output",
+        owner: object | None = None,
     ) -> None:
         self.max_lines = max_lines
         self.max_bytes = max_bytes
         self.max_rolling_bytes = max(max_bytes * 2, 1)
         self.temp_file_prefix = temp_file_prefix
+        self.owner = owner
+        """The session (its `ctx.events`) whose end removes the full-output file."""
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._raw_chunks: list[bytes] = []
         self._tail = ""
@@ -177,7 +193,7 @@ class OutputAccumulator:
         if self.temp_file_path is not None:
             return
         self.temp_file_path = temp_output_path(self.temp_file_prefix)
-        self._temp_file = open_private_log(self.temp_file_path)
+        self._temp_file = open_private_log(self.temp_file_path, self.owner)
         for chunk in self._raw_chunks:
             self._temp_file.write(chunk)
         self._raw_chunks = []

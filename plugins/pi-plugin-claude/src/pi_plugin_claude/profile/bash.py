@@ -24,8 +24,9 @@ DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
 NO_OUTPUT = "(Bash completed with no output)"
 
-_background: dict[str, asyncio.Task[None]] = {}
-"""Background commands by id; each task keeps its command running until it ends."""
+_background: dict[str, tuple[object, asyncio.Task[None]]] = {}
+"""Background commands by id, each with its session (`ctx.events`) and the task that keeps the
+command running until it ends."""
 
 
 def timeout_seconds(timeout_ms: float | None) -> float:
@@ -57,7 +58,7 @@ class BashTool(ClaudeTool[BashInput]):
     ) -> ToolResult:
         """Run the command in the foreground (pi's bash) or start it in the background."""
         if params.run_in_background:
-            return await self._start_background(params.command, ctx.cwd)
+            return await self._start_background(params.command, ctx.cwd, ctx.events)
         arguments = {"command": params.command, "timeout": timeout_seconds(params.timeout)}
         tool = self.pi_tool("bash")
         result = await tool.execute(
@@ -68,7 +69,7 @@ class BashTool(ClaudeTool[BashInput]):
             return ToolResult.text(NO_OUTPUT, result.details)
         return ToolResult.text(text.rstrip(), result.details)
 
-    async def _start_background(self, command: str, cwd: str) -> ToolResult:
+    async def _start_background(self, command: str, cwd: str, owner: object) -> ToolResult:
         task_id = uuid.uuid4().hex[:8]
         folder = tempfile.mkdtemp(prefix="pi-claude-bash-")
         path = os.path.join(folder, f"{task_id}.output")
@@ -85,16 +86,18 @@ class BashTool(ClaudeTool[BashInput]):
                 handle.close()
                 _background.pop(task_id, None)
 
-        _background[task_id] = asyncio.ensure_future(run())
+        _background[task_id] = (owner, asyncio.ensure_future(run()))
         return ToolResult.text(
             f"Command running in background with ID: {task_id}. Output is being written to: "
             f"{path}. To check interim output, use Read on that file path."
         )
 
 
-async def stop_background_commands() -> int:
-    """Kill every background command still running (at session end); return how many."""
-    tasks = list(_background.values())
+async def stop_background_commands(owner: object | None = None) -> int:
+    """Kill the background commands still running of the session `owner` (its `ctx.events`;
+    None: of every session), as that session ends; return how many."""
+    ids = [i for i, (who, _) in _background.items() if owner is None or who is owner]
+    tasks = [_background.pop(i)[1] for i in ids]  # a task cancelled unstarted never pops itself
     for task in tasks:
         task.cancel()  # run_in_shell kills the command's whole process group
     await asyncio.gather(*tasks, return_exceptions=True)
