@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from batch_helpers import Fake, records, run_batch, write_tasks
+from pi_plugin_batch.runner import AttemptSpec
+from pi_plugin_batch.tasks import Task
 
 from pi_core import SessionManager
 from pi_core.testing import FakeResponse, RecordedRequest, chat_stream
+from pi_core.testing.gate import PipeGate
 
 MODEL = ("--model", "fake/fake-model")
 VOLATILE = {"host", "pid", "started_at", "ended_at", "wall_s"}
@@ -183,3 +187,83 @@ def test_in_process_refuses_replay(fake: Fake, tmp_path: Path) -> None:
     result = run_batch(fake, tmp_path, str(tasks), "-o", str(tmp_path / "out"), *MODEL,
                        "--in-process", "--replay", str(recorded))  # fmt: skip
     assert result.returncode == 3 and "--record and --replay" in result.stderr
+
+
+def _processes_naming(text: str) -> list[int]:
+    """Pids of the processes whose command line holds `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and text.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_tool_hung_past_the_timeout_is_killed_and_the_batch_goes_on(
+    fake: Fake, tmp_path: Path
+) -> None:
+    gate = PipeGate(tmp_path / "gate")  # never opened: the command would wait for ever
+    command = f"{gate.shell_wait}; printf %s late > late.txt"
+
+    def answer(request: RecordedRequest) -> FakeResponse | None:
+        body = request.json()
+        if "hold" not in json.dumps(body["messages"][:2]):
+            return fake.answer(request)
+        if any(m.get("role") == "tool" for m in body["messages"]):
+            return chat_stream("done")
+        return chat_stream("", tool_calls=[("bash", {"command": command})])
+
+    fake.server.route(answer)
+    (tmp_path / "src").mkdir()
+    tasks = write_tasks(tmp_path / "t.jsonl", [
+        {"id": "g1", "prompt": "hold g1", "workdir": "src", "timeout_s": 2},
+        {"id": "ok1", "prompt": "mark ok1", "workdir": "src"},
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "-j", "2",
+                       "--in-process", "--keep-work")  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    by_id = {r["task_id"]: r for r in records(out)}
+    assert (by_id["g1"]["status"], by_id["g1"]["final"]) == ("timeout", True)
+    assert by_id["ok1"]["status"] == "ok"
+    assert not (out / "work" / "g1" / "late.txt").exists()
+    assert _processes_naming(str(gate.path)) == []  # the tool's shell did not outlive its run
+
+
+async def test_the_progress_line_hears_each_attempts_current_tool(
+    fake: Fake, tmp_path: Path
+) -> None:
+    from pi_plugin_batch.inprocess_runner import InProcessRunner  # new: main has none
+
+    (tmp_path / "src").mkdir()
+    task = Task.model_validate({"id": "p1", "prompt": "mark p1", "workdir": "src"})
+    spec = AttemptSpec(task=task, attempt=1, try_index=0, out=tmp_path / "out",
+                       task_base=tmp_path, user_agent_dir=fake.agent_dir,
+                       model="fake/fake-model", tools=None, max_cost=None, timeout_s=None,
+                       idle_timeout_s=60)  # fmt: skip
+    heard: list[tuple[str, dict[str, Any]]] = []
+    result = await InProcessRunner().run(spec, lambda task_id, e: heard.append((task_id, e)))
+    assert result.record["status"] == "ok"
+    assert ("p1", {"type": "tool_execution_start", "toolName": "bash"}) in heard
+    assert ("p1", {"type": "message_start"}) in heard
+
+
+@pytest.mark.slow
+def test_a_hundred_tasks_eight_at_a_time_in_process(fake: Fake, tmp_path: Path) -> None:
+    ids = [f"t{n:03d}" for n in range(100)]
+    (tmp_path / "src").mkdir()
+    lines = [{"id": i, "prompt": f"mark {i}", "workdir": "src"} for i in ids]
+    tasks = write_tasks(tmp_path / "t.jsonl", lines)
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), "-j", "8", *MODEL,
+                       "--keep-work", "--in-process", timeout=300)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert sorted(r["task_id"] for r in records(out)) == ids
+    for record in records(out):
+        assert record["final"] and record["status"] == "ok"
+        assert (out / "work" / record["task_id"] / "marker.txt").read_text() == record["task_id"]
+        session = SessionManager.open(out / record["session"])
+        assert len(session.build_session_context().messages) == 4
+    assert not (tmp_path / "src" / "marker.txt").exists()
