@@ -267,3 +267,20 @@ def test_a_hundred_tasks_eight_at_a_time_in_process(fake: Fake, tmp_path: Path) 
         session = SessionManager.open(out / record["session"])
         assert len(session.build_session_context().messages) == 4
     assert not (tmp_path / "src" / "marker.txt").exists()
+
+
+def test_in_process_retries_a_503_and_stops_at_an_auth_error(fake: Fake, tmp_path: Path) -> None:
+    fake.flaky["f1"] = 1
+    (tmp_path / "src").mkdir()
+    tasks = write_tasks(tmp_path / "t.jsonl", [
+        {"id": "f1", "prompt": "mark f1", "workdir": "src"},
+        {"id": "a1", "prompt": "auth a1", "workdir": "src"},
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    result = run_batch(fake, tmp_path, str(tasks), "-o", str(out), *MODEL, "-j", "1",
+                       "--backoff", "0.01", "--in-process")  # fmt: skip
+    assert result.returncode == 2, result.stderr
+    assert "batch stopped" in result.stderr
+    rows = [(r["task_id"], r["try"], r["final"], r["error_class"]) for r in records(out)]
+    assert rows == [("f1", 0, False, "transient"), ("f1", 1, True, None),
+                    ("a1", 0, False, "auth")]  # fmt: skip
