@@ -1,4 +1,4 @@
-"""`pi batch` throughput: tasks per minute per core, local pool and Ray side by side.
+"""`pi batch` throughput: tasks per minute per core, child pool, in-process pool and Ray.
 
     python benchmarks/batch.py [--tasks 16] [-j 4] [--ray-cpus 0.25] [--no-ray] [--pi PATH]
                                [--json out.json]
@@ -6,9 +6,15 @@
 Every task is one real pi session against the loopback fake model, which answers from the
 prompt (`mark <id>`): a `bash` tool call that writes a file, then a text answer (two requests).
 The same task file runs with the local pool (`-j J`) and with `--ray` on a local Ray head started
-here (`--num-cpus` = this machine's cores; its start-up and a warm-up batch are not timed). The
-per-task overhead of the batch is its `-j 1` seconds per task minus a loop of bare `pi -p` (ours),
-and, with `--pi PATH`, minus a loop of pi 0.73.1's `pi -p` on the same prompts.
+here (`--num-cpus` = this machine's cores; its start-up and a warm-up batch are not timed), and
+with `--in-process` (`-j J`: every attempt a session in the driver's process). The per-task
+overhead of the batch is its `-j 1` seconds per task minus a loop of bare `pi -p` (ours), and,
+with `--pi PATH`, minus a loop of pi 0.73.1's `pi -p` on the same prompts.
+
+Wall time on a shared machine is noisy, so every run's CPU time (user + system of it and its
+children) is measured too: `*_cpu_s_per_task`, and the tasks per CPU-minute that follow from it,
+against which pi's loop is compared (`*_vs_pi_cpu`, > 1 = ours does more tasks per CPU-minute).
+The JSON's `ours` (read by harness.batch_hook for run.py's row) is the in-process figure.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -59,21 +66,41 @@ def write_tasks(root: Path, count: int, prefix: str) -> Path:
     return path
 
 
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child process this one has waited for."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def timed_batch(workspace: Workspace, tasks: Path, out: Path, *args: str) -> float:
     """Seconds for `pi batch TASKS -o OUT ARGS`; every task must end ok."""
+    return cpu_timed_batch(workspace, tasks, out, *args)[0]
+
+
+def cpu_timed_batch(
+    workspace: Workspace, tasks: Path, out: Path, *args: str
+) -> tuple[float, float]:
+    """Wall and CPU seconds (the driver and its pi children) of `pi batch TASKS -o OUT ARGS`."""
     command = [our_pi(), "batch", str(tasks), "-o", str(out), "--model", MODEL, *args]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(command, env=workspace.env, cwd=workspace.root, capture_output=True,
                           text=True, timeout=3600)  # fmt: skip
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, children_cpu() - cpu
     if done.returncode != 0:
         raise RuntimeError(f"pi batch {' '.join(args)} exited {done.returncode}:\n{done.stderr}")
-    return seconds
+    return seconds, cpu
 
 
 def print_loop(workspace: Workspace, executable: str, count: int, prefix: str) -> float:
     """Seconds per task for `count` bare `pi -p "mark <id>"` runs, one after another."""
-    start = time.perf_counter()
+    return cpu_print_loop(workspace, executable, count, prefix)[0]
+
+
+def cpu_print_loop(
+    workspace: Workspace, executable: str, count: int, prefix: str
+) -> tuple[float, float]:
+    """Wall and CPU seconds per task of `count` bare `pi -p "mark <id>"` runs in a row."""
+    start, cpu = time.perf_counter(), children_cpu()
     for n in range(count):
         folder = workspace.root / f"{prefix}-{n}"
         shutil.copytree(workspace.root / "src", folder)
@@ -82,7 +109,7 @@ def print_loop(workspace: Workspace, executable: str, count: int, prefix: str) -
                               text=True, timeout=300)  # fmt: skip
         if done.returncode != 0 or not (folder / "marker.txt").exists():
             raise RuntimeError(f"{executable} -p failed: {done.stderr[-2000:]}")
-    return (time.perf_counter() - start) / count
+    return (time.perf_counter() - start) / count, (children_cpu() - cpu) / count
 
 
 def measure(options: argparse.Namespace) -> dict[str, Any]:
@@ -95,20 +122,38 @@ def measure(options: argparse.Namespace) -> dict[str, Any]:
     try:
         workspace = make_workspace(root / "ws", server.base_url)
         tasks = write_tasks(workspace.root, options.tasks, "t")
-        local = timed_batch(workspace, tasks, root / "local", "-j", str(options.jobs))
+        jobs = ("-j", str(options.jobs))
+        local, local_cpu = cpu_timed_batch(workspace, tasks, root / "local", *jobs)
         figures["local_tasks_per_min_per_core"] = options.tasks / (local / 60) / cores
+        figures["local_cpu_s_per_task"] = local_cpu / options.tasks
+        inside, inside_cpu = cpu_timed_batch(workspace, tasks, root / "inproc", *jobs,
+                                             "--in-process")  # fmt: skip
+        figures["inproc_tasks_per_min_per_core"] = options.tasks / (inside / 60) / cores
+        figures["inproc_cpu_s_per_task"] = inside_cpu / options.tasks
+        figures["ours"] = figures["inproc_tasks_per_min_per_core"]
         serial = timed_batch(workspace, write_tasks(workspace.root, options.serial, "s"),
                              root / "serial", "-j", "1")  # fmt: skip
         figures["batch_s_per_task_j1"] = serial / options.serial
-        figures["ours_print_s_per_task"] = print_loop(workspace, our_pi(), options.serial, "o")
+        serial_inside = timed_batch(workspace, write_tasks(workspace.root, options.serial, "i"),
+                                    root / "serial-inproc", "-j", "1", "--in-process")  # fmt: skip
+        figures["inproc_s_per_task_j1"] = serial_inside / options.serial
+        ours_s, ours_cpu = cpu_print_loop(workspace, our_pi(), options.serial, "o")
+        figures["ours_print_s_per_task"], figures["ours_print_cpu_s_per_task"] = ours_s, ours_cpu
         figures["overhead_vs_ours_s"] = (
             figures["batch_s_per_task_j1"] - figures["ours_print_s_per_task"]
         )
         if options.pi:
-            figures["pi_print_s_per_task"] = print_loop(workspace, options.pi, options.serial, "p")
+            pi_s, pi_cpu = cpu_print_loop(workspace, options.pi, options.serial, "p")
+            figures["pi_print_s_per_task"], figures["pi_print_cpu_s_per_task"] = pi_s, pi_cpu
             figures["overhead_vs_pi_s"] = (
                 figures["batch_s_per_task_j1"] - figures["pi_print_s_per_task"]
             )
+            for mode in ("local", "inproc"):
+                figures[f"{mode}_vs_pi_cpu"] = pi_cpu / figures[f"{mode}_cpu_s_per_task"]
+                # pi's loop runs one task at a time, so on one core: 60 / s per task
+                figures[f"{mode}_vs_pi_wall"] = (
+                    figures[f"{mode}_tasks_per_min_per_core"] * pi_s / 60
+                )
         if not options.no_ray:
             with ray_head(num_cpus=cores) as address:
                 ray_args = ("--ray", address, "--ray-cpus", str(options.ray_cpus))
@@ -130,9 +175,19 @@ def render(figures: dict[str, Any], machine: dict[str, str]) -> str:
         return "—" if value is None else f"{value:.2f} {unit}"
 
     rows = [
-        ("tasks/min/core, local pool", cell("local_tasks_per_min_per_core", "")),
+        ("tasks/min/core, local pool (children)", cell("local_tasks_per_min_per_core", "")),
+        ("tasks/min/core, local pool (--in-process)", cell("inproc_tasks_per_min_per_core", "")),
         ("tasks/min/core, Ray", cell("ray_tasks_per_min_per_core", "")),
+        ("CPU per task, children", cell("local_cpu_s_per_task", "s")),
+        ("CPU per task, --in-process", cell("inproc_cpu_s_per_task", "s")),
+        ("CPU per task, bare pi -p (ours)", cell("ours_print_cpu_s_per_task", "s")),
+        ("CPU per task, pi 0.73.1 pi -p loop", cell("pi_print_cpu_s_per_task", "s")),
+        ("tasks per CPU-minute vs pi's loop, children", cell("local_vs_pi_cpu", "x")),
+        ("tasks per CPU-minute vs pi's loop, --in-process", cell("inproc_vs_pi_cpu", "x")),
+        ("tasks/min/core vs pi's loop (wall), children", cell("local_vs_pi_wall", "x")),
+        ("tasks/min/core vs pi's loop (wall), --in-process", cell("inproc_vs_pi_wall", "x")),
         ("pi batch -j 1, per task", cell("batch_s_per_task_j1", "s")),
+        ("pi batch --in-process -j 1, per task", cell("inproc_s_per_task_j1", "s")),
         ("bare pi -p (ours), per task", cell("ours_print_s_per_task", "s")),
         ("bare pi -p (pi 0.73.1), per task", cell("pi_print_s_per_task", "s")),
         ("batch overhead vs ours", cell("overhead_vs_ours_s", "s")),

@@ -103,7 +103,11 @@ async def run_batch(tasks_file: Path, out: Path, options: dict[str, Any]) -> int
 
 
 def _runner(options: dict[str, Any]) -> Runner:
-    """The local pool's runner, or the Ray backend (imported only when `--ray` is given)."""
+    """The local pool's runner (children, or in-process), or the Ray backend (`--ray`)."""
+    if options.get("in_process"):
+        from pi_plugin_batch.inprocess_runner import InProcessRunner
+
+        return InProcessRunner()
     if not options.get("ray"):
         return LocalRunner()
     from pi_plugin_batch.ray_runner import DEFAULT_CPUS, RayRunner, RayUnavailable

@@ -73,6 +73,8 @@ def batch_command() -> None:
               help="Ask Chat Completions servers for token ids (return_token_ids).")  # fmt: skip
 @click.option("--logprobs", type=click.IntRange(0), default=None, metavar="N",
               help="Ask for logprobs with N alternatives per token.")  # fmt: skip
+@click.option("--in-process", is_flag=True,
+              help="Run the attempts as sessions in this process, not pi children.")  # fmt: skip
 @click.option("--ray", "ray", metavar="ADDRESS|auto", default=None,
               help="Run the attempts as Ray tasks on this cluster (the ray extra).")  # fmt: skip
 @click.option("--ray-cpus", type=click.FloatRange(0, min_open=True), default=0.25,
@@ -83,6 +85,11 @@ def run_command(tasks_file: Path, out: Path, **options: Any) -> None:
 
     if options["ray"] and (options["in_place"] or options["keep_work"]):
         raise BatchUsageError("--in-place and --keep-work need the driver's disk; not with --ray")
+    if options["in_process"]:
+        from pi_plugin_batch.inprocess_runner import refusal
+
+        if (refused := refusal(options)) is not None:
+            raise BatchUsageError(refused)
     ctx = click.get_current_context()
     if options["ray"] and ctx.get_parameter_source("jobs") is ParameterSource.DEFAULT:
         options["jobs"] = None  # as many as the cluster's CPUs hold at --ray-cpus each

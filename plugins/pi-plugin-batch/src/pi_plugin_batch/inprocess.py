@@ -51,6 +51,7 @@ async def run_in_process(
         )  # fmt: skip
     except Exception as error:  # pi refused to start (no model, no key, a plugin): the table
         outcome.wall_s = time.monotonic() - started  # sorts it by its text
+        outcome.exit_code = 1  # as `pi --mode json` exits
         return outcome, str(error)
     last_event = [time.monotonic()]
 
@@ -72,6 +73,9 @@ async def run_in_process(
             await _stop(session, prompt)
         elif not prompt.cancelled() and prompt.exception() is not None:
             error_text = str(prompt.exception())
+            outcome.exit_code = 1
+        else:
+            outcome.exit_code = 0  # a cut run keeps None: there is no process to exit
     finally:
         if not prompt.done():
             prompt.cancel()
