@@ -226,3 +226,15 @@ async def test_an_allowed_confirm_approves_the_call_in_scope() -> None:
     assert await ui.confirm("Allow?", "rm -rf build") is True
     assert close_scope("call-2") is scope and scope.approved is True
     assert [c.tool_call_id for c in asked] == ["call-2"]
+
+
+async def test_plan_mode_refuses_before_a_plugin_asks(project: Project) -> None:
+    claude_ask_bash(project)
+    project.fake.queue(chat_stream(tool_calls=[("bash", {"command": MARK})]), chat_stream("ok"))
+    client = Editor(kind("allow_once"))
+    async with project.agent(client) as conn:
+        session = await conn.new_session(cwd=str(project.cwd), mcp_servers=[])
+        await conn.set_session_mode(session_id=session.session_id, mode_id="plan")
+        await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
+    assert client.requests == []
+    assert "plan (read-only) mode" in tool_result_of(project, 1)
