@@ -238,3 +238,31 @@ async def test_plan_mode_refuses_before_a_plugin_asks(project: Project) -> None:
         await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
     assert client.requests == []
     assert "plan (read-only) mode" in tool_result_of(project, 1)
+
+
+BLOCKING_PLUGIN = """
+from pi_core import hookimpl
+
+
+@hookimpl
+def tool_call(event):
+    return {"block": True, "reason": "blocked by a plugin"}
+
+
+@hookimpl
+async def turn_end(event, ctx):
+    await ctx.ui.confirm("Keep going?", "after the turn")
+"""
+
+
+async def test_a_dialog_after_a_blocked_call_is_not_about_that_call(project: Project) -> None:
+    extensions = project.cwd / ".pi" / "extensions"
+    extensions.mkdir(parents=True)
+    (extensions / "blocking.py").write_text(BLOCKING_PLUGIN)
+    client = Editor(kind("allow_once"))
+    await run_bash(project, client)
+    assert "blocked by a plugin" in tool_result_of(project, 1)
+    assert client.requests, "the turn_end dialog reached the editor"
+    for tool_call, _options, _meta in client.requests:
+        assert tool_call.tool_call_id.startswith("pi-dialog-")
+        assert tool_call.title == "Keep going?\nafter the turn"

@@ -2,6 +2,7 @@
 
 The ACP gate's front opens a scope before every other `tool_call` hook and its back closes it
 after them; all of them run in one task, so a context variable carries the scope between them.
+A call another gate blocked never reaches the back: its scope is closed when the call ends.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ class CallScope:
 
     tool_call_id: str
     approved: bool = False
+    closed: bool = False
 
 
 _current: ContextVar[CallScope | None] = ContextVar("pi_acp_call_scope", default=None)
@@ -30,7 +32,8 @@ def open_scope(tool_call_id: str) -> CallScope:
 
 def current_scope() -> CallScope | None:
     """The scope of the tool call being decided in this task, if any."""
-    return _current.get()
+    scope = _current.get()
+    return None if scope is None or scope.closed else scope
 
 
 def close_scope(tool_call_id: str) -> CallScope | None:
@@ -39,4 +42,5 @@ def close_scope(tool_call_id: str) -> CallScope | None:
     if scope is None or scope.tool_call_id != tool_call_id:
         return None
     _current.set(None)
+    scope.closed = True
     return scope

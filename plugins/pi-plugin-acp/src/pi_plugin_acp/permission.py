@@ -23,8 +23,8 @@ from acp.schema import (
 )
 
 from pi_core import hookimpl
-from pi_core.events import ToolCallEvent, ToolCallResult
-from pi_plugin_acp.call_scope import close_scope, open_scope
+from pi_core.events import ToolCallEvent, ToolCallResult, ToolExecutionEndEvent
+from pi_plugin_acp.call_scope import CallScope, close_scope, open_scope
 from pi_plugin_acp.modes import PLAN, SessionModeHolder, mode_verdict
 from pi_plugin_acp.rules import PermissionRules, Verdict
 
@@ -58,6 +58,7 @@ class AcpPermissionGate:
         self._rules = rules
         self._mode = mode or SessionModeHolder()
         self._cwd = cwd
+        self._scopes: dict[str, CallScope] = {}
 
     @property
     def plugins(self) -> list[object]:
@@ -66,7 +67,7 @@ class AcpPermissionGate:
 
     def front(self, event: ToolCallEvent) -> ToolCallResult | None:
         """Open the call's dialog scope; block at once in plan mode or on a saved rejection."""
-        open_scope(event.tool_call_id)
+        self._scopes[event.tool_call_id] = open_scope(event.tool_call_id)
         name = event.tool_name
         mode = self._mode.current
         if mode == PLAN and mode_verdict(mode, name, event.input, self._cwd) == "reject":
@@ -80,6 +81,7 @@ class AcpPermissionGate:
     async def tool_call(self, event: ToolCallEvent, ctx: Any) -> ToolCallResult | None:
         """Block the call unless the client (or a saved rule, or the mode) allows it."""
         scope = close_scope(event.tool_call_id)
+        self._scopes.pop(event.tool_call_id, None)
         name = event.tool_name
         verdict = mode_verdict(self._mode.current, name, event.input, self._cwd)
         if verdict is None:
@@ -92,6 +94,13 @@ class AcpPermissionGate:
             return ToolCallResult(block=True, reason=f"The user denied permission to run {name}.")
         await self._notify(update_tool_call(event.tool_call_id, status="in_progress"))
         return None
+
+    @hookimpl
+    def tool_execution_end(self, event: ToolExecutionEndEvent) -> None:
+        """Close the scope of a call that another gate blocked (the back never saw it)."""
+        scope = self._scopes.pop(event.tool_call_id, None)
+        if scope is not None:
+            scope.closed = True
 
     async def _decide(self, event: ToolCallEvent) -> Verdict:
         request = ToolCallUpdate(
