@@ -8,9 +8,11 @@ import importlib.util
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acp import text_block
+from acp.schema import AllowedOutcome, RequestPermissionResponse
 
 from pi_core.testing import chat_stream
 
@@ -69,11 +71,29 @@ def tool_result_of(project: Project, index: int) -> str:
     return json.dumps(message["content"])
 
 
-async def run_bash_in(project: Project, folders: list[Path]) -> None:
+class DialogRejecter(Recorder):  # type: ignore[misc,valid-type]
+    """Allows the ACP gate's requests; rejects (and counts) a plugin's Allow / Reject dialog."""
+
+    def __init__(self) -> None:
+        super().__init__("allow_once")
+        self.dialogs = 0
+
+    async def request_permission(
+        self, options: Any, session_id: str, tool_call: Any, **kwargs: Any
+    ) -> RequestPermissionResponse:
+        if "allow_once" in [o.option_id for o in options]:
+            return await super().request_permission(options, session_id, tool_call, **kwargs)
+        self.dialogs += 1
+        return RequestPermissionResponse(
+            outcome=AllowedOutcome(outcome="selected", option_id="reject")
+        )
+
+
+async def run_bash_in(project: Project, folders: list[Path], client: Any = None) -> None:
     """Open one session per folder (in that order) in one `pi acp`, then have each run bash."""
     for _ in folders:
         project.fake.queue(chat_stream(tool_calls=[("bash", {"command": MARK})]), chat_stream("ok"))
-    async with project.agent(Recorder("allow_once")) as conn:
+    async with project.agent(client or Recorder("allow_once")) as conn:
         sessions = [await conn.new_session(cwd=str(f), mcp_servers=[]) for f in folders]
         for session in sessions:
             reply = await conn.prompt(session_id=session.session_id, prompt=[text_block("go")])
@@ -105,11 +125,14 @@ async def test_a_malformed_claude_settings_file_gates_only_its_own_session(
     malformed = claude_folder(tmp_path, "malformed", '{"permissions": {"allow": ["Bash"]')
     healthy = claude_folder(tmp_path, "healthy", rules(allow=["Bash"]))
     order = [malformed, healthy] if malformed_first else [healthy, malformed]
-    await run_bash_in(project, order)
+    client = DialogRejecter()
+    await run_bash_in(project, order, client)
     assert not (malformed / "ran.txt").exists()
     assert (healthy / "ran.txt").read_text() == "ran\n"
+    # the broken file grants nothing: its Bash is asked about (rejected here), as Claude does
+    assert client.dialogs == 1
     refused_at = 1 if malformed_first else 3
-    assert "haven't granted it yet" in tool_result_of(project, refused_at)
+    assert "The user denied Bash" in tool_result_of(project, refused_at)
 
 
 @pytest.mark.parametrize("broken_first", [True, False])

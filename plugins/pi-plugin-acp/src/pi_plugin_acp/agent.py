@@ -43,6 +43,7 @@ from pi_plugin_acp.auth import auth_methods
 from pi_plugin_acp.client_meta import PiMeta, pi_meta, require_model
 from pi_plugin_acp.client_operations import client_operations
 from pi_plugin_acp.config_options import apply_option, config_options
+from pi_plugin_acp.dialogs import AcpDialogUI
 from pi_plugin_acp.fork import METHOD as FORK_METHOD
 from pi_plugin_acp.fork import fork_at
 from pi_plugin_acp.mapping import PromptBlock, prompt_to_pi, stop_reason
@@ -388,6 +389,13 @@ class PiAcpAgent:
                 session_id=holder["id"], tool_call=tool_call, options=options
             )
 
+        async def ask_dialog(
+            tool_call: Any, options: list[PermissionOption], meta: dict[str, Any]
+        ) -> RequestPermissionResponse:
+            return await self._client.request_permission(
+                session_id=holder["id"], tool_call=tool_call, options=options, **meta
+            )
+
         async def notify(update: Any) -> None:
             await self._client.session_update(session_id=holder["id"], update=update)
 
@@ -401,8 +409,9 @@ class PiAcpAgent:
             model=meta.model,
             thinking_level=meta.thinking_level,
             session=manager,
-            plugins=[gate],
+            plugins=gate.plugins,
             tool_operations=operations,
+            ui=AcpDialogUI(ask_dialog),
         )
         if prepare is not None:
             try:
