@@ -70,7 +70,8 @@ class Scenarios:
 
         if side.name == "floor":
             return floor_side.open_context_ms(self.open_session, 3) / 1000
-        return sessions.python_open_ms(self.open_session, 3) / 1000
+        wall_ms, _cpu_ms = sessions.python_open_ms(self.open_session, 3)
+        return wall_ms / 1000
 
     def export_seconds(self, side: agent_runs.Side) -> float:
         """`--export` of a fresh copy of the generated session."""

@@ -87,9 +87,9 @@ class Screen:
         """Resize the window (pi gets SIGWINCH)."""
         self._tmux("resize-window", "-x", str(width), "-y", str(height))
 
-    def text(self) -> str:
-        """The pane's text (history included)."""
-        return self._tmux("capture-pane", "-p", "-J", "-S", "-200")
+    def text(self, history: int = 200) -> str:
+        """The pane's text, with up to `history` lines scrolled off above it."""
+        return self._tmux("capture-pane", "-p", "-J", "-S", f"-{history}")
 
     def styled(self) -> str:
         """The visible pane with its colours and attributes (SGR escape sequences)."""

@@ -26,8 +26,11 @@ def test_changelog_prints_every_entry_oldest_first(screen: Screen) -> None:
     screen.ready()
     screen.type("/changelog")
     screen.keys("Enter")
-    shown = screen.wait_for("What's New")
-    lines = stripped_lines(screen.wait_for(lambda s: "[Unreleased]" in s))
+    # the whole changelog is longer than a screen and the default 200 lines of history
+    screen.wait_for(lambda _visible: "[Unreleased]" in screen.text(history=2000))
+    shown = screen.text(history=2000)
+    assert "What's New" in shown
+    lines = stripped_lines(shown)
     released = next(i for i, line in enumerate(lines) if line.endswith(f"[{__version__}]"))
     unreleased = next(i for i, line in enumerate(lines) if line.endswith("[Unreleased]"))
     assert released < unreleased  # the newest entry is printed last, next to the editor

@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import io
+import stat
 import subprocess
+import tarfile
 from pathlib import Path
+from typing import Any
 
+import pytest
 from pi_plugin_batch.ray_payload import (
     Payload,
+    extract_tar,
     forwarded_env,
     localise,
     pack,
     pack_agent,
     resolve_prompt,
+    tar_bytes,
     task_sources,
     unpack,
 )
@@ -100,3 +107,34 @@ def test_what_comes_back_is_the_session_artifacts_and_settings_but_not_the_state
         "artifacts/x.a2/stderr.txt", "sessions/x.a2.jsonl",
     ]  # fmt: skip
     assert files["sessions/x.a2.jsonl"] == b"session"
+
+
+def test_without_extraction_filters_files_unpack_and_a_member_outside_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Python 3.11.0-3.11.3 (Debian 12's) has no `filter=`: the same checks by hand."""
+    monkeypatch.delattr(tarfile, "tar_filter", raising=False)
+    real_extractall = tarfile.TarFile.extractall
+
+    def no_filter(self: tarfile.TarFile, path: str | Path = ".", **kwargs: Any) -> None:
+        assert "filter" not in kwargs  # as on those Pythons, where it is a TypeError
+        real_extractall(self, path, filter="fully_trusted")
+
+    monkeypatch.setattr(tarfile.TarFile, "extractall", no_filter)
+    folder = tmp_path / "src"
+    (folder / "pkg").mkdir(parents=True)
+    (folder / "pkg" / "a.py").write_text("A = 1\n")
+    (folder / "pkg" / "a.py").chmod(0o4755)
+    unpacked = tmp_path / "out"
+    extract_tar(tar_bytes(folder), unpacked)
+    assert (unpacked / "pkg" / "a.py").read_text() == "A = 1\n"
+    assert not (unpacked / "pkg" / "a.py").stat().st_mode & stat.S_ISUID
+
+    hostile = io.BytesIO()
+    with tarfile.open(fileobj=hostile, mode="w:gz") as archive:
+        member = tarfile.TarInfo("../escaped.txt")
+        member.size = 2
+        archive.addfile(member, io.BytesIO(b"no"))
+    with pytest.raises(tarfile.TarError, match="outside"):
+        extract_tar(hostile.getvalue(), tmp_path / "out2")
+    assert not (tmp_path / "escaped.txt").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import subprocess
 import tarfile
 import tempfile
@@ -115,9 +116,9 @@ def unpack(payload: Payload, root: Path, agent_dir: Path) -> Path:
         elif source.kind == "file":
             target.write_bytes(source.data)
         else:
-            _extract(source.data, target)
+            extract_tar(source.data, target)
     agent_dir.mkdir(parents=True, exist_ok=True)
-    _extract(payload.agent, agent_dir)
+    extract_tar(payload.agent, agent_dir)
     base = local_path(root, payload.task_base)
     base.mkdir(parents=True, exist_ok=True)
     return base
@@ -145,7 +146,26 @@ def _join(base: Path, path: str) -> str:
     return os.path.normpath(os.path.join(base, path))
 
 
-def _extract(data: bytes, target: Path) -> None:
+def extract_tar(data: bytes, target: Path) -> None:
+    """Unpack a gzipped tar made by `tar_bytes` into `target`, refusing members outside it."""
     target.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        archive.extractall(target, filter="tar")
+        if hasattr(tarfile, "tar_filter"):
+            archive.extractall(target, filter="tar")
+            return
+        # Python 3.11.0-3.11.3 (Debian 12's 3.11.2) has no extraction filters: refuse what the
+        # "tar" filter refuses (a member outside `target`), and drop the same mode bits.
+        for member in archive.getmembers():
+            if not _inside(target, member.name):
+                raise tarfile.TarError(f"{member.name!r} would be written outside {target}")
+            member.mode &= ~(
+                stat.S_ISUID | stat.S_ISGID | stat.S_ISVTX | stat.S_IWGRP | stat.S_IWOTH
+            )
+        archive.extractall(target)
+
+
+def _inside(target: Path, name: str) -> bool:
+    """Whether archive member `name` lands inside `target` (links in `name` not followed)."""
+    root = os.path.normpath(target.resolve())
+    where = os.path.normpath(os.path.join(root, name.lstrip("/")))
+    return where == root or where.startswith(root + os.sep)
