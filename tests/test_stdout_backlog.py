@@ -24,13 +24,14 @@ from pi_core.modes.jsonl import encode_line, jsonable
 
 MODEL = Model(id="m", name="m", api="openai-completions", provider="p", base_url="http://x")
 
-# copies its stdin to the file named by argv[1], 4 KiB at a time, pausing after each read
-SLOW_READER = """
+# copies its stdin to the file named by argv[1], argv[2] bytes at a time, pausing argv[3] s
+READER = """
 import os, sys, time
+size, pause = int(sys.argv[2]), float(sys.argv[3])
 with open(sys.argv[1], "wb") as out:
-    while piece := os.read(0, 4096):
+    while piece := os.read(0, size):
         out.write(piece)
-        time.sleep(0.0005)
+        time.sleep(pause)
 """
 
 
@@ -48,10 +49,12 @@ class Pipe:
         """Make the pipe stdout (in the test itself: pytest's capture sets stdout after setup)."""
         self._monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(self.writer))
 
-    def start_reader(self) -> None:
-        """Start the slow reader subprocess on the pipe's read end."""
+    def start_reader(self, size: int = 1 << 16, pause: float = 0.0) -> None:
+        """Start the reader subprocess on the pipe's read end (slow with a small `size` and a
+        `pause` after each read)."""
         self.reader = subprocess.Popen(
-            [sys.executable, "-c", SLOW_READER, str(self.got)], stdin=self.read_end
+            [sys.executable, "-c", READER, str(self.got), str(size), str(pause)],
+            stdin=self.read_end,
         )
         os.close(self.read_end)
 
@@ -105,12 +108,12 @@ def _same_lines(got: bytes, expected: list[bytes]) -> None:
 def test_a_stalled_reader_makes_the_queue_hold_each_delta_not_each_partial_message(
     pipe: Pipe,
 ) -> None:
-    """2,000 deltas (~40 MB of records) queued while nobody reads hold well under 2 MiB; then a
+    """1,500 deltas (~23 MB of records) queued while nobody reads hold well under 2 MiB; then a
     reader gets every line, byte for byte what the full encoder writes, in order."""
     expected: list[bytes] = []
 
     async def stream() -> None:
-        for record in _deltas(2000):
+        for record in _deltas(1500):
             stdout.write_record(record)
             expected.append(_full(record))  # before the next delta grows the message
             await asyncio.sleep(0)  # one record per loop step, as deltas from separate reads
@@ -123,10 +126,11 @@ def test_a_stalled_reader_makes_the_queue_hold_each_delta_not_each_partial_messa
         held = tracemalloc.get_traced_memory()[0] - before - sum(map(len, expected))
     finally:
         tracemalloc.stop()
-    assert sum(map(len, expected)) > 30 << 20
+    pipe.start_reader()  # before any assertion: a stalled writer thread must not outlive the test
+    got = pipe.finish()
+    assert sum(map(len, expected)) > 20 << 20
     assert held < 2 << 20
-    pipe.start_reader()
-    _same_lines(pipe.finish(), expected)
+    _same_lines(got, expected)
 
 
 def test_a_slow_reader_gets_every_record_in_order_and_the_queue_stays_within_its_bound(
@@ -141,12 +145,12 @@ def test_a_slow_reader_gets_every_record_in_order_and_the_queue_stays_within_its
     observed: list[int] = []
 
     async def produce() -> None:
-        deltas = _deltas(3000)
-        for step in range(150):
+        deltas = _deltas(600)
+        for step in range(60):
             step_bytes = 0
             big = {"type": "tool_result", "step": step, "text": f"{step:03d}" * 10_000}
             record: Any
-            for record in [big, *(next(deltas) for _ in range(20))]:
+            for record in [big, *(next(deltas) for _ in range(10))]:
                 stdout.write_record(record)
                 expected.append(_full(record))
                 step_bytes += len(expected[-1])
@@ -155,7 +159,7 @@ def test_a_slow_reader_gets_every_record_in_order_and_the_queue_stays_within_its
             observed.append(stdout.held_bytes()[0])
 
     pipe.install()
-    pipe.start_reader()
+    pipe.start_reader(4096, 0.0005)
     asyncio.run(produce())
     peak = stdout.held_bytes()[1]
     got = pipe.finish()
