@@ -1,8 +1,8 @@
 """A writer thread: bytes queued in order and written by a daemon thread, so a slow reader (a pipe,
 a terminal) delays the output, never the event loop that produces it.
 
-RPC and JSON modes write their records through one (`modes/stdout.py`); the REPL writes the
-terminal through another (`interactive/terminal_output.py`).
+The REPL writes the terminal through one (`interactive/terminal_output.py`); RPC and JSON modes
+write their records through `record_writer.py`, which bounds the memory its records hold.
 """
 
 from __future__ import annotations

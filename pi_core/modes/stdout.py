@@ -2,12 +2,14 @@
 
 Inside an event loop a record is queued and handed on at the end of the loop's current step with
 every other record queued in it (a streamed reply's deltas from one network read leave in one
-write, not one each); outside a loop, or past 1 MiB queued, it is handed on at once. A writer
-thread does the blocking `write`: a client that reads slowly delays its records, never the loop
-(which keeps streaming and encoding meanwhile). Past `_BACKLOG_LIMIT` bytes not yet taken by the
-reader, the loop waits for the writer, so a reader that stopped cannot make memory grow without
-bound. `flush_records` (called when RPC mode ends, and by the lean exit) waits until every byte
-is written.
+write, not one each); outside a loop, or past 1 MiB held, it is handed on at once. A writer
+thread (`record_writer.py`) does the blocking `write`: a client that reads slowly delays its
+records, never the loop (which keeps streaming and encoding meanwhile). A streamed delta's record
+is queued unjoined (`update_json.SplicedLine`), so it holds its delta, not the partial message.
+Past `BACKLOG_LIMIT` bytes held by records the reader has not taken, the loop waits for the
+writer, so a reader that stopped cannot make memory grow without bound: the queue holds at most
+`BACKLOG_LIMIT` plus one loop step's records (1 MiB, or one larger record). `flush_records`
+(called when RPC mode ends, and by the lean exit) waits until every byte is written.
 """
 
 from __future__ import annotations
@@ -17,25 +19,25 @@ import sys
 from typing import Any, BinaryIO
 
 from pi_core.modes.jsonl import encode_record
-from pi_core.modes.queued_writer import QueuedWriter
+from pi_core.modes.record_writer import Line, RecordWriter
 
+BACKLOG_LIMIT = 8 << 20
 _FLUSH_AT = 1 << 20
-_BACKLOG_LIMIT = 64 << 20
-_pending: list[bytes] = []
+_pending: list[tuple[Line, int]] = []
 _pending_bytes = 0
 
 
-def _stream_writer(stream: BinaryIO) -> QueuedWriter:
-    """A writer thread for `stream`, waiting while more than `_BACKLOG_LIMIT` bytes are queued."""
+def _stream_writer(stream: BinaryIO) -> RecordWriter:
+    """A writer thread for `stream`, waiting while more than `BACKLOG_LIMIT` bytes are held."""
 
     def write(data: bytes) -> None:
         stream.write(data)
         stream.flush()
 
-    return QueuedWriter(write, "pi-stdout-writer", limit=_BACKLOG_LIMIT)
+    return RecordWriter(write, "pi-stdout-writer", limit=BACKLOG_LIMIT)
 
 
-_writer: QueuedWriter | None = None
+_writer: RecordWriter | None = None
 _writer_stream: BinaryIO | None = None
 
 
@@ -43,9 +45,9 @@ def write_record(record: Any) -> None:
     """Queue one record for stdout; it is handed to the writer, in order, by the end of this loop
     step."""
     global _pending_bytes
-    line = encode_record(record)
+    line = _line(record)
     _pending.append(line)
-    _pending_bytes += len(line)
+    _pending_bytes += line[1]
     if _pending_bytes >= _FLUSH_AT:
         _hand_on()
         return
@@ -59,12 +61,25 @@ def write_record(record: Any) -> None:
     loop.call_soon(_hand_on)
 
 
+def _line(record: Any) -> tuple[Line, int]:
+    """The record's line, a streamed delta's left unjoined, and the bytes it holds."""
+    if getattr(record, "type", None) == "message_update":
+        from pi_core.modes.update_json import splice_update
+
+        spliced = splice_update(record)
+        if spliced is not None:
+            return spliced, spliced.held
+    data = encode_record(record)
+    return data, len(data)
+
+
 def _hand_on() -> None:
-    """Give every queued record to the writer thread, in one piece."""
+    """Give every queued record to the writer thread."""
     global _pending_bytes, _writer, _writer_stream
     if not _pending:
         return
-    data = b"".join(_pending)
+    lines = _pending.copy()
+    held = _pending_bytes
     _pending.clear()
     _pending_bytes = 0
     stream = sys.stdout.buffer
@@ -72,7 +87,15 @@ def _hand_on() -> None:
         if _writer is not None:
             _writer.drain()  # stdout was replaced (an embedding caller): keep the order
         _writer, _writer_stream = _stream_writer(stream), stream
-    _writer.write(data)
+    _writer.write(lines, held)
+
+
+def held_bytes() -> tuple[int, int]:
+    """What the records not yet written hold now, and the most they held at once since stdout's
+    writer started (0, 0 before the first record)."""
+    if _writer is None:
+        return 0, 0
+    return _writer.held, _writer.peak_held
 
 
 def flush_records() -> bool:

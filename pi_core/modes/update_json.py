@@ -63,8 +63,40 @@ class _Frame:
 _frame: _Frame | None = None
 
 
+class SplicedLine:
+    """A record's line not yet joined: its frame, how much of the frame's escaped text it holds
+    and its escaped delta. The frame's parts and text, which only grow while the block streams,
+    are shared with the records before and after it, so a queue of these holds about the final
+    text once and every delta, not every partial message."""
+
+    __slots__ = ("_delta", "_frame", "_length", "held")
+
+    def __init__(self, frame: _Frame, length: int, delta: bytes, held: int) -> None:
+        self._frame = frame
+        self._length = length
+        self._delta = delta
+        self.held = held  # the bytes this line keeps alive (its frame's too when it cut one)
+
+    def to_bytes(self) -> bytes:
+        """The line's bytes, exactly what the full encoder writes (LF included); safe from
+        another thread while the frame's text grows (the text is copied, never exported)."""
+        return _join(self._frame, self._frame.escaped[: self._length], self._delta)
+
+
+_LINE_OVERHEAD = 128  # the object, its delta's bytes object and a queue slot
+
+
 def encode_update(record: Any) -> bytes | None:
     """Return the record's JSONL line (LF included) from cached parts, or None when the full
+    encoder must write it."""
+    line = splice_update(record)
+    if line is None:
+        return None
+    return _join(line._frame, line._frame.escaped, line._delta)
+
+
+def splice_update(record: Any) -> SplicedLine | None:
+    """Return the record's line, to be joined later (see `SplicedLine`), or None when the full
     encoder must write it."""
     global _frame
     shape = _shape(record)
@@ -79,10 +111,12 @@ def encode_update(record: Any) -> bytes | None:
     frame = _frame
     try:
         delta = _escape(raw_delta)
+        held = 2 * len(delta) + _LINE_OVERHEAD  # the delta, and as much added to the frame's text
         if frame is None or frame.fingerprint != fingerprint or not text.startswith(frame.text):
             frame = _frame = _cut(record, message, index, field, fingerprint, text)
             if frame is None:
                 return None
+            held += sum(len(part) for part in frame.parts) + len(frame.escaped)
         elif len(text) != len(frame.text):
             added = text[len(frame.text) :]
             frame.escaped += delta if added == raw_delta else _escape(added)
@@ -90,9 +124,14 @@ def encode_update(record: Any) -> bytes | None:
     except pydantic_core.PydanticSerializationError:
         _frame = None  # a lone surrogate
         return None
+    return SplicedLine(frame, len(frame.escaped), delta, held)
+
+
+def _join(frame: _Frame, text: bytes | bytearray, delta: bytes) -> bytes:
+    """The line from the frame's parts, the escaped text and the escaped delta."""
     parts = frame.parts.copy()
     for slot in frame.text_slots:
-        parts[slot] = frame.escaped
+        parts[slot] = text
     parts[frame.delta_slot] = delta
     return b"".join(parts)
 
