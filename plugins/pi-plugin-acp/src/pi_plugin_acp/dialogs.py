@@ -14,13 +14,12 @@ import asyncio
 import sys
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
 
 from pi_core import ExtensionUI
 from pi_core.abort import AbortSignal
-from pi_core.plugins.ui import NotifyLevel
 from pi_plugin_acp.call_scope import current_scope
 
 DIALOG_TIMEOUT = 600.0
@@ -78,7 +77,7 @@ class AcpDialogUI(ExtensionUI):
         chosen = {option.option_id: index for index, option in enumerate(offered)}
         return options[chosen[choice]] if choice in chosen else None
 
-    def notify(self, message: str, type: NotifyLevel = "info") -> None:
+    def notify(self, message: str, type: Literal["info", "warning", "error"] = "info") -> None:
         """Write the notification to stderr (the editor's log of the agent)."""
         print(f"pi [{type}]: {message}", file=sys.stderr, flush=True)
 
