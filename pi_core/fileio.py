@@ -63,14 +63,8 @@ def atomic_write(
     target = write_target(os.fspath(path))
     folder = os.path.dirname(target) or "."
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(os.stat(target).st_mode)
-        except FileNotFoundError:
-            mode = 0o666 & ~_umask()
-    fd, temp_path = tempfile.mkstemp(
-        prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
-    )
+    mode = _mode_for(target, mode)
+    fd, temp_path = _temporary_beside(target)
     try:
         with os.fdopen(fd, "wb") as handle:
             _write_payload(handle, payload)
@@ -87,6 +81,47 @@ def atomic_write(
         raise
     _sync_folder(folder)
     return True
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A file to write into part by part; on a clean exit it replaces `path`, else it is removed.
+
+    `atomic_write` for output too large to build in memory first (an HTML export): a failure
+    never leaves half a file, and an existing file keeps its mode.
+    """
+    target = write_target(os.fspath(path))
+    mode = _mode_for(target, None)
+    fd, temp_path = _temporary_beside(target)
+    try:
+        with os.fdopen(fd, "wb", buffering=1 << 20) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_path, mode)
+        os.replace(temp_path, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp_path)
+        raise
+    _sync_folder(os.path.dirname(target) or ".")
+
+
+def _mode_for(target: str, mode: int | None) -> int:
+    """`mode` if given, else the existing file's mode, else the umask default for a new file."""
+    if mode is not None:
+        return mode
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        return 0o666 & ~_umask()
+
+
+def _temporary_beside(target: str) -> tuple[int, str]:
+    """A new temporary file in `target`'s folder (so the rename stays on one file system)."""
+    return tempfile.mkstemp(
+        prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=os.path.dirname(target) or "."
+    )
 
 
 def _sync_folder(folder: str) -> None:

@@ -156,9 +156,9 @@ def _write(
     system_prompt: str | None,
     tools: list[ToolInfo] | None,
 ) -> None:
-    from pi_core.export.output import atomic_output
     from pi_core.export.page import PageInput, write_page
     from pi_core.export.tree import SessionTree
+    from pi_core.fileio import atomic_output
     from pi_core.session.jsonl import gc_paused
 
     with gc_paused():

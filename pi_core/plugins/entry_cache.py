@@ -182,8 +182,8 @@ def _write(entries: dict[str, Any], key: str, scanned: dict[str, Any]) -> None:
     path = cache_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps({"version": CACHE_VERSION, "entries": entries}))
-        os.replace(temporary, path)
+        from pi_core.fileio import atomic_write  # only on a miss: tempfile is not cheap
+
+        atomic_write(path, json.dumps({"version": CACHE_VERSION, "entries": entries}))
     except OSError:
         pass

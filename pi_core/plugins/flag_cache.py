@@ -110,8 +110,8 @@ def store_flags(key: str, flags: list[dict[str, Any]], paths: list[str]) -> None
     path = cache_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}")
-        temporary.write_text(json.dumps({"version": CACHE_VERSION, "entries": entries}))
-        os.replace(temporary, path)
+        from pi_core.fileio import atomic_write  # only on a miss: tempfile is not cheap
+
+        atomic_write(path, json.dumps({"version": CACHE_VERSION, "entries": entries}))
     except OSError:
         pass
