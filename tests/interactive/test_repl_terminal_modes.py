@@ -123,8 +123,14 @@ def test_each_redraw_is_one_synchronized_frame(screen: Screen, tmp_path: Path) -
     screen.ready()
     screen.type("Q")
     screen.wait_for(lambda shown: editor_lines(shown)[-1:] == ["Q"])
-    data = raw.read_bytes()
-    frames = re.findall(rb"\x1b\[\?2026h(.*?)\x1b\[\?2026l", data, re.S)
+    # tmux copies the pane's bytes to the file after it draws them: wait for the frame's end
+    deadline = time.monotonic() + WAIT_SECONDS
+    while True:
+        data = raw.read_bytes()
+        frames = re.findall(rb"\x1b\[\?2026h(.*?)\x1b\[\?2026l", data, re.S)
+        if b"Q" in plain(b"".join(frames)) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     outside = re.sub(rb"\x1b\[\?2026h.*?\x1b\[\?2026l", b"", data, flags=re.S)
     assert b"Q" in plain(b"".join(frames))  # the key's echo is drawn inside a frame …
     assert b"Q" not in plain(outside)  # … and never outside one
