@@ -85,6 +85,39 @@ def test_rpc_mode_answers_commands_and_ends_the_prompt_with_agent_end(tmp_path: 
     assert kinds.index("tool_execution_start") < kinds.index("tool_execution_end")
 
 
+def test_a_reply_in_many_deltas_is_printed_whole_and_each_rpc_update_holds_the_text_so_far(
+    tmp_path: Path,
+) -> None:
+    reply = "".join(f"part {n}; " for n in range(40))
+    with FakeLLMServer() as server:
+        project, env = workspace(tmp_path, server.base_url)
+        server.queue(chat_stream(reply, piece=7), chat_stream(reply, piece=5))
+        printed = subprocess.run(
+            [sys.executable, str(FLOOR), "-p", "Talk", "--model", "fake/fake-model"],
+            cwd=project, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        command = {"id": "1", "type": "prompt", "message": "Talk"}
+        rpc = subprocess.run(
+            [sys.executable, str(FLOOR), "--mode", "rpc", "--model", "fake/fake-model"],
+            input=json.dumps(command) + "\n",
+            cwd=project, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert printed.returncode == 0 and printed.stdout == reply + "\n", printed.stderr
+    assert rpc.returncode == 0, rpc.stderr
+    updates = [r for r in map(json.loads, rpc.stdout.splitlines()) if r["type"] == "message_update"]
+    deltas = [
+        u["assistantMessageEvent"]["delta"]
+        for u in updates
+        if "delta" in u["assistantMessageEvent"]
+    ]
+    assert "".join(deltas) == reply and len(deltas) == len(range(0, len(reply), 5))
+    so_far = ""
+    for update in updates:
+        so_far += update["assistantMessageEvent"].get("delta", "")
+        texts = [b["text"] for b in update["message"]["content"] if b["type"] == "text"]
+        assert texts == ([so_far] if so_far else [])
+
+
 def test_export_writes_a_self_contained_page_with_every_entry(tmp_path: Path) -> None:
     session = tmp_path / "s.jsonl"
     entries = [{"type": "session", "version": 3, "id": "s", "cwd": "/w"}] + [

@@ -17,10 +17,12 @@ class Agent:
     """The loop: stream a turn, run its tool calls, repeat until the model answers in text."""
 
     def __init__(self, model: Model, tools: list[str], session: Session, emit: Any) -> None:
-        """`emit(record)` receives each event (RPC) or is a no-op (print mode)."""
+        """`emit(record)` receives each event (RPC); None in print mode, which shows no events."""
         import httpx
 
-        self.model, self.session, self.emit = model, session, emit
+        self.model, self.session = model, session
+        self.emit = emit or (lambda record: None)
+        self.live = emit is not None  # a partial message is only built for a reader
         self.tools = [TOOLS[name] for name in tools]
         self.context: list[Message] = []
         self.client = httpx.AsyncClient(timeout=None)
@@ -80,6 +82,7 @@ class Agent:
                             "usage": {}, "stopReason": "stop", "timestamp": now_ms()}  # fmt: skip
         self.emit({"type": "message_start", "message": message})
         text = {"type": "text", "text": ""}  # the text block, in the message once text comes
+        parts: list[str] = []  # the text so far: joined per record, or once at the end
         calls: dict[int, dict[str, Any]] = {}
         request = self.client.build_request(
             "POST", self.model.url, content=json.dumps(body).encode(), headers=self.headers
@@ -103,9 +106,9 @@ class Agent:
                     for choice in parsed.get("choices", ()):
                         delta = choice.get("delta", {})
                         if delta.get("content"):
-                            if not text["text"]:
+                            if not parts:
                                 message["content"].append(text)
-                            text["text"] += delta["content"]
+                            parts.append(delta["content"])
                             event_kind = {"type": "text_delta", "delta": delta["content"]}
                         for part in delta.get("tool_calls", ()):
                             call = calls.setdefault(part["index"], {"arguments": ""})
@@ -115,15 +118,18 @@ class Agent:
                             call["arguments"] += function.get("arguments", "")
                         if choice.get("finish_reason") == "tool_calls":
                             message["stopReason"] = "toolUse"
-                    self.emit(
-                        {
-                            "type": "message_update",
-                            "message": message,
-                            "assistantMessageEvent": event_kind,
-                        }
-                    )
+                    if self.live:
+                        text["text"] = "".join(parts)
+                        self.emit(
+                            {
+                                "type": "message_update",
+                                "message": message,
+                                "assistantMessageEvent": event_kind,
+                            }
+                        )
         finally:
             await response.aclose()
+        text["text"] = "".join(parts)
         for call in calls.values():
             message["content"].append(
                 {

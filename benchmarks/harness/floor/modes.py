@@ -18,7 +18,7 @@ async def print_mode(argv: list[str]) -> int:
     """`-p PROMPT`: run the prompt, print the final answer's text."""
     model = Model(option(argv, "--model"))
     session = Session(model.agent_dir, os.getcwd(), "--no-session" not in argv)
-    agent = Agent(model, list(DEFAULT_TOOLS), session, lambda record: None)
+    agent = Agent(model, list(DEFAULT_TOOLS), session, None)
     messages = await agent.prompt(option(argv, "-p") or "")
     sys.stdout.write(text_of(messages[-1]["content"]) + "\n")
     await agent.client.aclose()
