@@ -1,6 +1,6 @@
 """`pi --mode json -p` and `pi --mode rpc` streaming a long reply in many small deltas: every
 `message_update` record is strict JSON and its partial message holds every delta so far, the
-record's own included, as pi's records do."""
+record's own included (pi's records hold at least that)."""
 
 from __future__ import annotations
 
@@ -56,28 +56,33 @@ def reply(reasoning: list[str], text: list[str], chooser: random.Random) -> Fake
 
 
 def check_updates(lines: list[bytes], reasoning: list[str], text: list[str]) -> int:
-    """Check every `message_update` record against the deltas sent; return how many there were."""
+    """Check every `message_update` record against the deltas sent (each text and thinking block
+    of its message and of its event's partial holds that block's deltas so far; a block's start
+    event may show its first delta already: the provider builds both from one SSE event). pi's
+    records never lack a delta either, but may show later ones (its stream runs ahead of its
+    writer); ours hold exactly the deltas so far. Return how many deltas there were."""
     sent = {"thinking_delta": iter(reasoning), "text_delta": iter(text)}
     so_far: dict[int, str] = {}
-    checked = 0
+    deltas = 0
     for number, line in enumerate(lines):
         record = json.loads(line)  # strict JSON, one record per LF-terminated line
         if record["type"] != "message_update":
             continue
         event = record["assistantMessageEvent"]
-        if event["type"] not in sent:
-            continue
-        index = event["contentIndex"]
-        field = "thinking" if event["type"] == "thinking_delta" else "text"
-        delta = next(sent[event["type"]])
-        assert event["delta"] == delta, f"line {number}"
-        so_far[index] = so_far.get(index, "") + delta
-        where = f"line {number}, {field} at {len(so_far[index])} characters"
-        assert record["message"]["content"][index][field] == so_far[index], where
-        assert event["partial"]["content"][index][field] == so_far[index], where
-        checked += 1
+        if event["type"] in sent:
+            delta = next(sent[event["type"]])
+            assert event["delta"] == delta, f"line {number}"
+            so_far[event["contentIndex"]] = so_far.get(event["contentIndex"], "") + delta
+            deltas += 1
+        assert event["partial"] == record["message"], f"line {number}"
+        for index, block in enumerate(record["message"]["content"]):
+            field = {"text": "text", "thinking": "thinking"}.get(block["type"])
+            starting = event["type"].endswith("_start") and index == event["contentIndex"]
+            if field is not None and not starting:
+                where = f"line {number} ({event['type']}), block {index}"
+                assert block[field] == so_far.get(index, ""), where
     assert [next(rest, None) for rest in sent.values()] == [None, None]  # every delta came
-    return checked
+    return deltas
 
 
 def scripted(cli: Cli, seed: int) -> tuple[list[str], list[str]]:
