@@ -2,10 +2,11 @@
 
 The message builder joins a long block's streamed pieces only now and then (so a huge reply costs
 O(n) in all, not O(n²)); between two joins the partial message a delta event carries lacks the
-newest pieces. A builder that leaves its message behind says so here (`lags`), and a reader that
-shows the partial message itself — the JSON and RPC records, whose `message` holds every delta so
-far, the event's own included, as pi's does — calls `bring_up_to_date` first. Readers that follow
-the deltas (the REPL, print mode) never pay for the join.
+newest pieces. A builder that leaves its message behind says so here (`lags`), and a reader of
+the partial message itself calls `bring_up_to_date` first: the JSON and RPC records (whose
+`message` holds every delta so far, the event's own included; pi's never lacks one), the
+`message_update` hooks, the REPL once a frame. A reader that follows the deltas (print mode)
+never pays for the join.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def lags(source: Lagging) -> None:
 
 def bring_up_to_date(message: Any) -> None:
     """Give `message` (a partial message, or anything else) the deltas its text lacks, if any."""
-    ref = _lagging.pop(id(message), None)
+    key = id(message)
+    ref = _lagging.get(key)
     source = ref() if ref is not None else None
     if source is not None and source.message is message:
+        del _lagging[key]  # the source notes it again when it next lags
         source.catch_up()
