@@ -30,6 +30,7 @@ from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
+from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.events.agent import (
     AgentEndEvent,
@@ -208,6 +209,8 @@ class AgentSession:
         if isinstance(event, MessageEndEvent):
             await self._replace_final_message(event)
         else:
+            if type(event) is MessageUpdateEvent:  # plugins read the partial message itself
+                bring_up_to_date(event.message)
             await self.dispatcher.notify(event.type, event)
         if isinstance(event, MessageEndEvent):
             self._persist(event.message)  # on disk before any client hears of it: a kill -9

@@ -4,7 +4,8 @@ Providers call `start()`, then `text_*`, `thinking_*` and `tool_call_*` as piece
 `done()` or `error()`. Text is kept as chunks: the message's text blocks are exact at every
 `*_end`, `done` and `error` event, and while a block streams they are brought up to date whenever
 the unsynced part is as long as the synced one (and always below 16 KiB), so a huge response costs
-O(n), not O(n²). Read `delta` for exact streaming text.
+O(n), not O(n²). Read `delta` for exact streaming text, or call
+`partial_text.bring_up_to_date(message)` before reading the partial message itself.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Literal, TypeVar, cast
 
 from pi_core import deep
+from pi_core.ai import partial_text
 from pi_core.ai.cost import calculate_cost
 from pi_core.ai.model import Model
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
@@ -66,6 +68,7 @@ class AssistantMessageBuilder:
             api=model.api, provider=model.provider, model=model.id, usage=Usage(total_tokens=0)
         )
         self._chunks: dict[int, _Chunks] = {}
+        self._lagging = False  # a text block lacks deltas (noted in partial_text)
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -208,9 +211,17 @@ class AssistantMessageBuilder:
             chunks = self._chunks[index] = _Chunks()
         return chunks
 
+    def catch_up(self) -> None:
+        """Bring every text and thinking block up to date with the deltas sent."""
+        self._lagging = False
+        self._sync_all()
+
     def _append(self, index: int, delta: str) -> None:
         if self._chunks_of(index).add(delta):
             self._sync(index)
+        elif not self._lagging:
+            self._lagging = True
+            partial_text.lags(self)
 
     def _sync(self, index: int) -> None:
         chunks = self._chunks.get(index)

@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
+from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.messages.base import WireModel
 from pi_core.session.jsonl import encode_line
 
@@ -42,7 +43,9 @@ def serialize_line(value: Any) -> str:
 def encode_record(value: Any) -> bytes:
     """Return one JSONL record as UTF-8 bytes (what `serialize_line` returns, encoded)."""
     if getattr(value, "type", None) == "message_update":
-        # a streamed delta: spliced from the previous record's parts (see update_json)
+        # a streamed delta: spliced from the previous record's parts (see update_json), its
+        # partial message holding the event's own delta
+        bring_up_to_date(getattr(value, "message", None))
         line = _encode_update()(value)
         if line is not None:
             return line

@@ -4,7 +4,9 @@ Each record holds the whole partial message twice (`message` and `assistantMessa
 and between two deltas only the streaming block's text (or thinking) grows. So the record's JSON
 is cut once into a frame around that text and the delta; per delta only the new piece of text and
 the delta are escaped, and the record is joined from the frame and the escaped text kept so far.
-The bytes are exactly what the full encoder writes (the tests compare the two).
+The bytes are exactly what the full encoder writes (the tests compare the two). The partial
+message is brought up to date first (`partial_text`: the builder joins a long block's text only
+now and then), so a record's message holds every delta so far, its own included.
 
 Anything unusual gets the full encoder: an event not built the usual way (a delta whose `partial`
 is not the record's message, a block of another kind), a lone surrogate (which only the full
@@ -23,6 +25,7 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel
 
+from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.events.agent import MessageUpdateEvent
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage
@@ -99,6 +102,7 @@ def splice_update(record: Any) -> SplicedLine | None:
     """Return the record's line, to be joined later (see `SplicedLine`), or None when the full
     encoder must write it."""
     global _frame
+    bring_up_to_date(getattr(record, "message", None))  # the record holds the event's own delta
     shape = _shape(record)
     if shape is None:
         return None

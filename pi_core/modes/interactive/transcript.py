@@ -14,6 +14,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from pi_core import deep
+from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.messages.agent import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -248,6 +249,7 @@ class Transcript:
         message = self._assistant
         if message is None:
             return False
+        bring_up_to_date(message)  # once a frame: a long block's text lags behind its deltas
         blocks = message.content
         while self._block_index < len(blocks):
             block = blocks[self._block_index]
