@@ -30,7 +30,6 @@ from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model import Model
 from pi_core.ai.model_registry import ModelRegistry
-from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.events.agent import (
     AgentEndEvent,
@@ -41,6 +40,7 @@ from pi_core.events.agent import (
 from pi_core.events.user import ModelSelectEvent, ModelSelectSource, ThinkingLevelSelectEvent
 from pi_core.messages.agent import AgentMessage, CustomMessage
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
+from pi_core.messages.partial_text import bring_up_to_date
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import PluginLoadError
 from pi_core.plugins.manager import PluginManager

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any, Literal, TypeVar, cast
 
 from pi_core import deep
-from pi_core.ai import partial_text
 from pi_core.ai.cost import calculate_cost
 from pi_core.ai.model import Model
+from pi_core.messages import partial_text
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, StopReason, Usage
 from pi_core.messages.stream import (

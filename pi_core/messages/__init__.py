@@ -29,6 +29,7 @@ from pi_core.messages.llm import (
     content_text,
     now_ms,
 )
+from pi_core.messages.partial_text import bring_up_to_date
 from pi_core.messages.stream import AssistantMessageEvent
 from pi_core.messages.tokens import TokenData
 
@@ -54,6 +55,7 @@ __all__ = [
     "UserContent",
     "UserMessage",
     "WireModel",
+    "bring_up_to_date",
     "content_text",
     "convert_to_llm",
     "now_ms",

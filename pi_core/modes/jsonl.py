@@ -10,8 +10,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError
 
-from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.messages.base import WireModel
+from pi_core.messages.partial_text import bring_up_to_date
 from pi_core.session.jsonl import encode_line
 
 

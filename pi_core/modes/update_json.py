@@ -25,10 +25,10 @@ from typing import Any
 import pydantic_core
 from pydantic import BaseModel
 
-from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.events.agent import MessageUpdateEvent
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage
+from pi_core.messages.partial_text import bring_up_to_date
 from pi_core.messages.stream import TextDelta, ThinkingDelta, ToolCallDelta
 
 _TEXT_MARK = "\ue000pi-splice-text\ue001"

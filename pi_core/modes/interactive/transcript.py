@@ -14,7 +14,6 @@ from rich.padding import Padding
 from rich.text import Text
 
 from pi_core import deep
-from pi_core.ai.partial_text import bring_up_to_date
 from pi_core.messages.agent import (
     BashExecutionMessage,
     BranchSummaryMessage,
@@ -23,6 +22,7 @@ from pi_core.messages.agent import (
 )
 from pi_core.messages.content import TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage, content_text
+from pi_core.messages.partial_text import bring_up_to_date
 from pi_core.modes.interactive.images import IMAGE_WIDTH_CELLS, image_lines, inline_protocol
 from pi_core.modes.interactive.line_padding import trim_padding
 from pi_core.modes.interactive.markdown_view import MarkdownOptions
