@@ -6,40 +6,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pi_core.testing import chat_stream, console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
-
-HEADER_ID = "0198a1b2-0000-7000-8000-0000000000c1"
+from tests.session.saved_sessions import write_saved_session
 
 
 def saved_session(cli: Cli, cwd: Path) -> Path:
     """A session of `cwd` holding one exchange, written where pi keeps sessions."""
-    records: list[dict[str, Any]] = [
-        {"type": "session", "version": 3, "id": HEADER_ID,
-         "timestamp": "2026-11-27T10:00:00.000Z", "cwd": str(cwd)},
-        {"type": "message", "id": "a1b2c3d4", "parentId": None,
-         "timestamp": "2026-11-27T10:00:01.000Z",
-         "message": {"role": "user", "content": [{"type": "text", "text": "remember plums"}],
-                     "timestamp": 1795860001000}},
-        {"type": "message", "id": "b2c3d4e5", "parentId": "a1b2c3d4",
-         "timestamp": "2026-11-27T10:00:02.000Z",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "plums noted"}],
-                     "api": "openai-completions", "provider": "fake", "model": "fake-model",
-                     "usage": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0,
-                               "totalTokens": 2, "cost": {"input": 0, "output": 0,
-                               "cacheRead": 0, "cacheWrite": 0, "total": 0}},
-                     "stopReason": "stop", "timestamp": 1795860002000}},
-    ]  # fmt: skip
-    folder = cli.agent_dir / "sessions" / "--elsewhere--"
-    folder.mkdir(parents=True)
-    path = folder / f"2026-11-27T10-00-00-000Z_{HEADER_ID}.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in records))
-    return path
+    return write_saved_session(cli.agent_dir, cwd)
 
 
 def assert_refusal(text: str, gone: Path, session: Path, here: Path) -> None:
