@@ -117,3 +117,21 @@ def test_a_dumb_terminal_asks_in_a_line(screen: Screen) -> None:
     screen.keys("Enter")
     screen.wait_for("plums again")
     assert "plums noted" in json.dumps(screen.server.requests[-1].json()["messages"])
+
+
+def test_import_asks_too(screen: Screen) -> None:
+    saved = write_saved_session(screen.agent_dir, screen.cwd.parent / "gone")
+    given = screen.cwd / "moved.jsonl"
+    saved.rename(given)
+    screen.start()
+    screen.ready()
+    screen.type("/import moved.jsonl")
+    screen.keys("Enter")
+    screen.wait_for("Replace current session with moved.jsonl?")
+    screen.keys("Enter")  # Yes, replace it
+    screen.wait_for(lambda s: "Session folder not found" in s and "→ Yes" in s)
+    screen.keys("Enter")  # Yes, continue here
+    screen.wait_for("Session imported from: moved.jsonl")
+    screen.server.queue(chat_stream("plums again"))
+    ask(screen, "what did I say?", "plums again")
+    assert "plums noted" in json.dumps(screen.server.requests[-1].json()["messages"])
