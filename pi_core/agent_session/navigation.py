@@ -30,6 +30,7 @@ from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.entries import BranchSummaryEntry, CustomMessageEntry, SessionMessageEntry
 from pi_core.session.manager import SessionManager
+from pi_core.session.missing_cwd import MissingSessionCwdError, missing_cwd_of_file
 
 NO_SUMMARIZER = (
     "No plugin provides branch summaries. Install pi-plugin-compaction "
@@ -50,7 +51,9 @@ class Navigator:
         dispatcher: HookDispatcher,
         controls: SessionControls,
         clear_queues: Callable[[], None],
+        cwd: str,
     ) -> None:
+        self._cwd = cwd  # where a session whose own folder is gone may continue
         self._agent = agent
         self._session_manager = session_manager
         self._settings = settings
@@ -94,17 +97,26 @@ class Navigator:
         )
         return {"cancelled": False}
 
-    async def switch_session(self, path: str) -> dict[str, Any]:
-        """Open another session file and restore its model and thinking level."""
+    async def switch_session(self, path: str, in_cwd: bool = False) -> dict[str, Any]:
+        """Open another session file and restore its model and thinking level.
+
+        A file whose stored folder is gone raises MissingSessionCwdError (nothing changes)
+        unless `in_cwd`: then it goes on in this session's folder, its file left as it is.
+        """
         target = Path(path).expanduser().resolve()  # a missing file: a new session there (pi)
         outcome = await self._dispatcher.emit(
             SessionBeforeSwitchEvent(reason="resume", target_session_file=str(target))
         )
         if outcome is not None and outcome.cancel:
             return {"cancelled": True}
+        issue = missing_cwd_of_file(target, self._cwd)
+        if issue is not None and not in_cwd:
+            raise MissingSessionCwdError(issue)
         previous = self._session_file()
         await self._leave("resume", str(target))
         self._session_manager.switch_to(target)
+        if issue is not None:
+            self._session_manager.cwd = self._cwd
         self._reset_agent()
         await self.restore_model_and_thinking()
         await self._arrive("resume", previous)

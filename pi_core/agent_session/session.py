@@ -129,6 +129,7 @@ class AgentSession:
             dispatcher=plugins.dispatcher,
             controls=self.controls,
             clear_queues=self._clear_queues,
+            cwd=cwd,
         )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)
@@ -530,9 +531,10 @@ class AgentSession:
         """Start a new session (plugins may cancel); returns `{cancelled}`."""
         return await self.navigation.new_session(**options)
 
-    async def switch_session(self, path: str) -> dict[str, Any]:
-        """Open another session file (plugins may cancel); returns `{cancelled}`."""
-        return await self.navigation.switch_session(path)
+    async def switch_session(self, path: str, in_cwd: bool = False) -> dict[str, Any]:
+        """Open another session file (plugins may cancel); returns `{cancelled}`. A file whose
+        stored folder is gone raises MissingSessionCwdError unless `in_cwd` (go on here)."""
+        return await self.navigation.switch_session(path, in_cwd)
 
     async def fork(self, entry_id: str, position: str = "before") -> dict[str, Any]:
         """Continue from a user message in a new file; returns `{cancelled, selected_text}`."""

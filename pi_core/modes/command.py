@@ -323,6 +323,7 @@ async def _run(
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.lean import startup_done
     from pi_core.modes.startup import StartupError, open_session
+    from pi_core.session.missing_cwd import MissingSessionCwdError
 
     try:
         if mode == "rpc":
@@ -348,7 +349,8 @@ async def _run(
             raise StartupError("No prompt given: pass a message, an @file, or pipe text in")
         session = await open_session(options, manager, model_registry=registry)
         startup_done()
-    except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
+    except (StartupError, FileArgumentError, LookupError, OSError, ValueError,
+            MissingSessionCwdError) as error:  # fmt: skip
         click.echo(f"Error: {error}", err=True)
         return 1
     if session.model is None and not await _local_model(session, registry):

@@ -21,6 +21,8 @@ class RunOptions:
     continue_session: bool = False
     resume: bool = False
     session: str | None = None
+    # the user agreed to go on in `cwd` with a `--session` whose stored folder is gone
+    session_in_cwd: bool = False
     fork: str | None = None
     session_dir: str | None = None
     no_session: bool = False

@@ -42,10 +42,25 @@ def session_manager_for(options: RunOptions, settings_dir: str | None) -> Sessio
         return SessionManager.fork_from(find_session(options.fork, folder), cwd, folder)
     if options.session:
         path = find_session(options.session, folder)
-        return SessionManager.open(path, folder)
+        return _opened_here(SessionManager.open(path, folder), cwd, options.session_in_cwd)
     if options.continue_session:
         return SessionManager.continue_recent(cwd, folder)
     return SessionManager.create(cwd, folder)
+
+
+def _opened_here(manager: SessionManager, cwd: str, in_cwd: bool) -> SessionManager:
+    """Refuse a session whose stored folder is gone (MissingSessionCwdError), as pi does, unless
+    the user agreed to continue it in `cwd` (the file keeps its header)."""
+    from pi_core.session.missing_cwd import MissingSessionCwdError, missing_cwd_of_manager
+
+    issue = missing_cwd_of_manager(manager, cwd)
+    if issue is None:
+        return manager
+    if not in_cwd:
+        manager.close()
+        raise MissingSessionCwdError(issue)
+    manager.cwd = cwd
+    return manager
 
 
 def find_session(reference: str, folder: Path) -> Path:

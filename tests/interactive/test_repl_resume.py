@@ -112,9 +112,9 @@ def test_resume_scope_all_folders_and_missing_folder(screen: Screen) -> None:
     screen.type("elsewhere")
     screen.wait_for("→ from elsewhere")
     screen.keys("Enter")
-    screen.wait_for("Session folder no longer exists")
-    screen.keys("Enter")  # resume it here
-    screen.wait_for("Resumed session")
+    screen.wait_for("Session folder not found")
+    screen.keys("Enter")  # Yes: continue it in the current folder
+    screen.wait_for("in the current folder")
     assert moved.exists()
 
 

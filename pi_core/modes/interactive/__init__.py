@@ -13,6 +13,7 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
 
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.interactive.extension_ui import InteractiveUI
+    from pi_core.modes.interactive.missing_cwd import open_or_ask
     from pi_core.modes.startup import StartupError, open_session
 
     dumb = os.environ.get("TERM", "") == "dumb"
@@ -22,12 +23,19 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
     ui = InteractiveUI()
     if not dumb:
         manager.runtime.ui = ui
+
+    async def opened(in_cwd: bool) -> Any:
+        options.session_in_cwd = in_cwd
+        return await open_session(options, manager, None if dumb else ui)
+
     try:
         attached = process_file_arguments(files, options.cwd)
-        session = await open_session(options, manager, None if dumb else ui)
+        session = await open_or_ask(opened, plain=dumb)
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
         click.echo(f"Error: {error}", err=True)
         return 1
+    if session is None:  # the stored folder is gone and the user cancelled: pi exits with 0
+        return 0
     first = "".join(part for part in (attached.text, messages[0] if messages else None) if part)
     images = attached.images or None
     try:

@@ -75,8 +75,10 @@ async def import_command(app: CommandHost, args: str) -> None:
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target)
             copied = True
-    result = await app.session.switch_session(str(target))
-    if result.get("cancelled"):
+    from pi_core.modes.interactive.missing_cwd import switch_asking
+
+    result = await switch_asking(app, str(target))
+    if result is None or result.get("cancelled"):
         if copied:
             target.unlink(missing_ok=True)
         app.transcript.status("Import cancelled")

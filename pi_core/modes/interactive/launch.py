@@ -21,12 +21,15 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pi_core.modes.run_options import RunOptions
 from pi_core.terminal_text import for_stream
+
+if TYPE_CHECKING:
+    from pi_core.session.missing_cwd import MissingSessionCwd
 
 # What the start imports after the editor is up, in the order it needs them. Importing them on a
 # thread while the editor takes keys is what makes the editor usable early; the loop then finds
@@ -127,6 +130,12 @@ async def run_editor_first(
         if early.quit:
             return 0
         loaded = load.result()
+        if loaded.missing_cwd is not None and loaded.reopen is not None:
+            from pi_core.modes.interactive.missing_cwd import ask_at_start
+
+            if not await ask_at_start(loaded.missing_cwd):
+                return 0  # pi's Cancel
+            loaded.session = await loaded.reopen()
         if loaded.session is None:
             return 1
     from pi_core.modes.interactive import run_app
@@ -168,6 +177,8 @@ class _Loaded:
     ui: Any = None
     attached_text: str | None = None
     images: Any = None
+    missing_cwd: MissingSessionCwd | None = None  # the session's folder is gone: ask, then
+    reopen: Callable[[], Awaitable[Any]] | None = None  # open it in the current folder
 
 
 async def _load(options: RunOptions, files: list[str], verbose: bool, out: io.StringIO) -> _Loaded:
@@ -184,6 +195,7 @@ async def _load(options: RunOptions, files: list[str], verbose: bool, out: io.St
             open_session,
             problem_lines,
         )
+        from pi_core.session.missing_cwd import MissingSessionCwdError
 
         manager = load_plugins_for(options)
         registry = manager.model_registry()
@@ -196,6 +208,10 @@ async def _load(options: RunOptions, files: list[str], verbose: bool, out: io.St
         try:
             attached = process_file_arguments(files, options.cwd)
             loaded.session = await open_session(options, manager, ui, registry)
+        except MissingSessionCwdError as error:
+            loaded.missing_cwd = error.issue
+            options.session_in_cwd = True
+            loaded.reopen = lambda: open_session(options, manager, ui, registry)
         except (StartupError, FileArgumentError, LookupError, OSError, ValueError) as error:
             print(f"Error: {error}", file=out)
             return loaded

@@ -9,7 +9,7 @@ from typing import Any
 
 from batch_helpers import Fake, batch_env, pi_batch_command, records, run_batch, write_tasks
 
-from pi_core.testing import FakeResponse, RecordedRequest, chat_stream
+from pi_core.testing import FakeResponse, RecordedRequest, chat_stream, console_script
 
 MODEL = ("--model", "fake/fake-model")
 
@@ -145,3 +145,17 @@ def test_an_unknown_task_is_a_usage_error(fake: Fake, tmp_path: Path) -> None:
 
     assert result.returncode == 3
     assert "no session" in result.stderr
+
+
+def test_without_open_pi_refuses_the_session_whose_copy_is_gone(fake: Fake, tmp_path: Path) -> None:
+    """Why `open` rebuilds the copy first: pi will not continue a session whose folder is gone."""
+    out = _finished_batch(fake, tmp_path)
+    session = out / "sessions" / "w1.jsonl"
+    sent_before = len(fake.server.requests)
+    result = subprocess.run(
+        [console_script("pi"), "--session", str(session), "-p", "go on"],
+        env=batch_env(fake, tmp_path), capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "no longer exists" in result.stderr and str(out / "work" / "w1") in result.stderr
+    assert len(fake.server.requests) == sent_before

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -226,9 +225,8 @@ async def pick_session(app: CommandHost, *, exit_on_cancel: bool = False) -> Non
                 await _delete(app, info)
             listing.load()
             continue
-        if await _resume(app, answer):
-            return
-        selected = answer
+        await _resume(app, answer, at_start=exit_on_cancel)
+        return
 
 
 def _rename(info: SessionInfo, name: str, app: CommandHost) -> None:
@@ -261,25 +259,21 @@ async def _delete(app: CommandHost, info: SessionInfo) -> None:
     app.transcript.status(f"Deleted session {title}")
 
 
-async def _resume(app: CommandHost, info: SessionInfo) -> bool:
-    """Switch to the session; False when the user went back to the list."""
-    if info.cwd and not os.path.isdir(info.cwd):
-        here = str(app.session.cwd)
-        answer = await choose(
-            app,
-            "Session folder no longer exists",
-            [f"Resume it here ({here})", "Back"],
-            message=f"{info.cwd} was removed or moved.",
-        )
-        if answer is None or answer == "Back":
-            return False
-    result = await app.session.switch_session(str(info.path))
-    if result.get("cancelled"):
+async def _resume(app: CommandHost, info: SessionInfo, at_start: bool = False) -> None:
+    """Switch to the session, asking first when its folder is gone; for `pi -r` (`at_start`)
+    the question is pi's start-up one, whose Cancel ends pi."""
+    from pi_core.modes.interactive.missing_cwd import START_CHOICES, switch_asking
+
+    result = await switch_asking(app, str(info.path), START_CHOICES if at_start else ("Yes", "No"))
+    if result is None and at_start:
+        app.exit()
+        return
+    if result is None or result.get("cancelled"):
         app.transcript.status("Resume cancelled", "yellow")
-        return True
+        return
     width = app.columns()
     for message in app.session.messages:
         app.transcript.message(message, width)
     app.update_title()
-    app.transcript.status(f"Resumed session {info.name or info.id}")
-    return True
+    where = " in the current folder" if result["in_cwd"] else ""
+    app.transcript.status(f"Resumed session {info.name or info.id}{where}")
