@@ -4,8 +4,10 @@ Inside an event loop a record is queued and handed on at the end of the loop's c
 every other record queued in it (a streamed reply's deltas from one network read leave in one
 write, not one each); outside a loop, or past 1 MiB held, it is handed on at once. A writer
 thread (`record_writer.py`) does the blocking `write`: a client that reads slowly delays its
-records, never the loop (which keeps streaming and encoding meanwhile). A streamed delta's record
-is queued unjoined (`update_json.SplicedLine`), so it holds its delta, not the partial message.
+records, never the loop (which keeps streaming and encoding meanwhile); while the reader keeps
+up and nothing is queued, records are written at once without blocking, from the loop's thread.
+A streamed delta's record is queued unjoined (`update_json.SplicedLine`), so it holds its delta,
+not the partial message.
 Past `BACKLOG_LIMIT` bytes held by records the reader has not taken, the loop waits for the
 writer, so a reader that stopped cannot make memory grow without bound: the queue holds at most
 `BACKLOG_LIMIT` plus one loop step's records (1 MiB, or one larger record). `flush_records`
@@ -15,7 +17,9 @@ writer, so a reader that stopped cannot make memory grow without bound: the queu
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from pi_core.modes.jsonl import encode_record
@@ -28,13 +32,45 @@ _pending_bytes = 0
 
 
 def _stream_writer(stream: BinaryIO) -> RecordWriter:
-    """A writer thread for `stream`, waiting while more than `BACKLOG_LIMIT` bytes are held."""
+    """A writer thread for `stream`, waiting while more than `BACKLOG_LIMIT` bytes are held;
+    records go out at once from the loop's thread while the reader keeps up."""
 
     def write(data: bytes) -> None:
         stream.write(data)
         stream.flush()
 
-    return RecordWriter(write, "pi-stdout-writer", limit=BACKLOG_LIMIT)
+    return RecordWriter(
+        write, "pi-stdout-writer", limit=BACKLOG_LIMIT, try_now=_write_at_once(stream)
+    )
+
+
+def _write_at_once(stream: BinaryIO) -> Callable[[bytes], int] | None:
+    """A write to `stream`'s descriptor that never blocks and returns the bytes taken, or None
+    when `stream` has no descriptor (an embedding caller's buffer: the thread writes it).
+
+    Handing each loop step's records to the thread cost a wake-up of it and a GIL hand-over per
+    step. The descriptor is non-blocking only for this call: it is shared (a terminal, or a
+    pipe other processes hold too).
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+    def write(data: bytes) -> int:
+        stream.flush()  # bytes written to the stream around the records go first
+        blocking = os.get_blocking(fd)
+        if blocking:
+            os.set_blocking(fd, False)
+        try:
+            return os.write(fd, data)
+        except (BlockingIOError, InterruptedError):
+            return 0
+        finally:
+            if blocking:
+                os.set_blocking(fd, True)
+
+    return write
 
 
 _writer: RecordWriter | None = None

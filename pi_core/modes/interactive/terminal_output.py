@@ -18,7 +18,7 @@ from typing import Any
 
 from prompt_toolkit.output.vt100 import Vt100_Output
 
-from pi_core.modes.queued_writer import QueuedWriter
+from pi_core.modes.record_writer import RecordWriter
 
 # DEC mode 2026: the terminal shows what comes between these two at once, never half a frame
 # (one that does not know the mode ignores them)
@@ -28,25 +28,26 @@ END_SYNC = "\x1b[?2026l"
 
 class TerminalWriter:
     """Text for a terminal's file descriptor, written in the order queued: at once while the
-    terminal takes it, else by a `QueuedWriter` thread; once the terminal goes away, output is
+    terminal takes it, else by a `RecordWriter` thread; once the terminal goes away, output is
     dropped and nothing blocks."""
 
     def __init__(self, fd: int, encoding: str = "utf-8") -> None:
         self.fd = fd
         self.encoding = encoding
-        self._queue = QueuedWriter(
+        self._queue = RecordWriter(
             self._write_all, "pi-terminal-writer", try_now=self._write_without_blocking
         )
 
     @property
     def backlog(self) -> int:
         """Bytes queued but not yet accepted by the terminal."""
-        return self._queue.backlog
+        return self._queue.held
 
     def write(self, text: str) -> None:
         """Queue text (returns at once)."""
         if text:
-            self._queue.write(text.encode(self.encoding, "replace"))
+            data = text.encode(self.encoding, "replace")
+            self._queue.write([(data, len(data))], len(data))
 
     def drain(self, timeout: float | None = 10.0) -> bool:
         """Wait until everything queued is written; False if the terminal did not take it."""
