@@ -94,7 +94,7 @@ def test_a_broken_claude_settings_file_refuses_what_other_files_allow(pi: Pi, te
     broken.write_text(text)
     result, stderr = bash_and_finish(pi, "touch made")
     assert not (pi.cwd / "made").exists()
-    assert result.startswith(f"Claude settings: Claude settings cannot be used ({broken}: ")
+    assert result.startswith(f"Claude settings: {broken}: ")
     assert "no tool may run until the file is fixed" in result
     assert str(broken) in stderr
     assert broken.read_text() == text

@@ -48,7 +48,8 @@ def _look(path: str) -> tuple[str, Any]:
 
 def _closed(why: str) -> str:
     return (
-        f"{why}, so pi cannot tell whether Claude's permission rules apply. No tool may run "
+        f"Claude settings: {why}, so pi cannot tell whether Claude's permission rules apply. "
+        "No tool may run "
         f'until the file is fixed (valid JSON with `"{KEY}": true` or false) or removed.'
     )
 

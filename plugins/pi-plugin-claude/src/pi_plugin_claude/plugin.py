@@ -191,7 +191,7 @@ def _set_up_gate(ctx: ExtensionContext, state: ClaudeSession) -> None:
 def _close(ctx: ExtensionContext, state: ClaudeSession, reason: str) -> None:
     """Keep the gate closed for `reason` (a broken settings file), told once per new reason."""
     if state.closed != reason:
-        _report(ctx, f"Claude settings: {reason}")
+        _report(ctx, reason)
     state.closed = reason
 
 
@@ -243,7 +243,7 @@ async def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResu
         reason = f"Claude settings could not be set up, so no tool may run: {state.broken}"
         return ToolCallResult(block=True, reason=reason)
     if state.closed is not None:
-        return ToolCallResult(block=True, reason=f"Claude settings: {state.closed}")
+        return ToolCallResult(block=True, reason=state.closed)
     return await state.compat.tool_call(event, ctx) if state.compat is not None else None
 
 

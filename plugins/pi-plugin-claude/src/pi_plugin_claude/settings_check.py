@@ -48,7 +48,6 @@ def closed_reason(unusable: list[str]) -> str:
     """The refusal every tool call gets while these files (`"<path>: <why>"`) are unusable."""
     files = "; ".join(unusable)
     return (
-        f"Claude settings cannot be used ({files}): the permission rules in them are unknown, "
-        "so no tool may run until the file is fixed (valid JSON, as Claude Code reads it) "
-        "or removed."
+        f"Claude settings: {files}. The permission rules there are unknown, so no tool may run "
+        "until the file is fixed (valid JSON, as Claude Code reads it) or removed."
     )
