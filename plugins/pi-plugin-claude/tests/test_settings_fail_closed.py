@@ -8,12 +8,14 @@ name, and the file is left as it was.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from claude_pi import Pi
 
-from pi_core.testing import chat_stream
+from pi_core.testing import FakeLLMServer, chat_stream
 
 BROKEN_OPT_IN = '{"claudeSettings": true,}'
 
@@ -107,3 +109,24 @@ def test_an_unreadable_claude_settings_file_refuses_tools(pi: Pi) -> None:
     result, _ = bash_and_finish(pi, "touch made")
     assert not (pi.cwd / "made").exists()
     assert "cannot read settings" in result
+
+
+def test_pi_claude_refuses_tools_while_a_claude_settings_file_is_broken(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    broken = project / ".claude" / "settings.json"
+    broken.parent.mkdir()
+    broken.write_text('{"permissions": {"deny": ["Bash(touch:*)"]}')
+    server.queue(script.call("toolu_1", "Bash", {"command": "touch made"}), script.reply("done"))
+    done = subprocess.run(
+        [pi_claude, "-p", "go", "--output-format", "json", "--allowedTools", "Bash"],
+        input="", capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert not (project / "made").exists()
+    assert f"pi-claude: {broken}: invalid JSON" in done.stderr
+    result = json.loads(done.stdout)
+    assert [d["tool_name"] for d in result["permission_denials"]] == ["Bash"]
+    sent = json.dumps(server.requests[1].json()["messages"])
+    assert f"Claude settings: {broken}: invalid JSON" in sent
+    assert broken.read_text() == '{"permissions": {"deny": ["Bash(touch:*)"]}'
