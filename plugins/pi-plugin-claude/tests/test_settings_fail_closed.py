@@ -28,21 +28,24 @@ def project_settings(pi: Pi, text: str) -> Path:
     return path
 
 
-def bash_and_finish(pi: Pi, command: str) -> tuple[str, str]:
+def bash_and_finish(pi: Pi, command: str, *args: str) -> tuple[str, str]:
     """The model runs pi's bash once, then answers; return the tool result and pi's stderr."""
     pi.call("bash", command=command)
     pi.queue(chat_stream("done"))
-    done = pi.run("go")
+    done = pi.run("go", *args)
     assert done.returncode == 0, done.stderr
     results = pi.tool_results(1)
     assert len(results) == 1
     return results[0], done.stderr
 
 
-def test_a_broken_project_settings_file_that_sets_claude_settings_refuses_tools(pi: Pi) -> None:
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_a_broken_project_settings_file_that_sets_claude_settings_refuses_tools(
+    pi: Pi, mode: str
+) -> None:
     path = project_settings(pi, BROKEN_OPT_IN)
     pi.claude_settings({"permissions": {"deny": ["Bash(touch:*)"]}})
-    result, stderr = bash_and_finish(pi, "touch made")
+    result, stderr = bash_and_finish(pi, "touch made", "--mode", mode)
     assert not (pi.cwd / "made").exists()
     assert str(path) in result
     assert "pi cannot tell whether Claude's permission rules apply" in result
