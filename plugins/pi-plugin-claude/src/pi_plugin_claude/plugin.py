@@ -93,11 +93,6 @@ def profile_enabled(ctx: ExtensionContext) -> bool:
     return bool(_setting(ctx, "toolProfile") == "claude")
 
 
-def settings_enabled(ctx: ExtensionContext) -> bool:
-    """Whether the `claudeSettings` setting asks for Claude's hooks and permission rules."""
-    return _setting(ctx, "claudeSettings") is True
-
-
 def settings_opt_in(ctx: ExtensionContext) -> OptIn:
     """`claudeSettings` on, off, or unknown because a settings file that may set it is broken."""
     process = SettingsManager.create(ctx.cwd, _agent_dir())
