@@ -1,4 +1,5 @@
-"""Claude Code's settings files: user, project, local and `--settings`, merged in Claude's order.
+"""Claude Code's settings files: user, project, local, `--settings` and managed, merged in
+Claude's order.
 
 `load_claude_settings(cwd, setting_sources=..., settings=...)` is what pi-claude calls with its
 `--setting-sources` and `--settings` options. Later sources win for plain keys; permission rule
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pi_plugin_claude import managed
 from pi_plugin_claude.permissions import (
     PermissionMode,
     PermissionPolicy,
@@ -224,6 +226,10 @@ def load_claude_settings(
                 result.problems.append(f"--settings: file not found: {path_text}")
         if data is not None:
             result.layers.append(SettingsLayer("flag", path_text, data, folder))
+    for path in managed.managed_files():
+        data = _read_file(path, result)
+        if data is not None:
+            result.layers.append(SettingsLayer("policy", str(path), data, folder))
     for layer in result.layers:
         result.merged = _merge(result.merged, layer.data)
     return result
