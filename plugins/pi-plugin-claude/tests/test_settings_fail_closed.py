@@ -7,6 +7,7 @@ name, and the file is left as it was.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import Any
 import pytest
 from claude_pi import Pi
 
-from pi_core.testing import FakeLLMServer, chat_stream
+from pi_core.modes.rpc_client import RpcClient
+from pi_core.testing import FakeLLMServer, chat_stream, console_script
 
 BROKEN_OPT_IN = '{"claudeSettings": true,}'
 
@@ -52,6 +54,29 @@ def test_a_broken_project_settings_file_that_sets_claude_settings_refuses_tools(
     assert "No tool may run until the file is fixed" in result
     assert f"Claude settings: {path}" in stderr
     assert path.read_text() == BROKEN_OPT_IN  # never rewritten
+
+
+def test_rpc_mode_refuses_tools_while_the_opt_in_is_broken(pi: Pi) -> None:
+    path = project_settings(pi, BROKEN_OPT_IN)
+    pi.call("bash", command="touch made")
+    pi.queue(chat_stream("done"))
+    notices: list[str] = []
+
+    def keep_notice(event: dict[str, Any]) -> None:
+        if event.get("method") == "notify":
+            notices.append(str(event.get("message")))
+
+    async def main() -> None:
+        program = [console_script("pi")]
+        async with RpcClient(["--no-session"], cwd=str(pi.cwd), env=pi.env, program=program) as rpc:
+            rpc.on_event(keep_notice)
+            await rpc.prompt("go")
+            await rpc.wait_for_idle(timeout=30)
+
+    asyncio.run(main())
+    assert not (pi.cwd / "made").exists()
+    assert str(path) in pi.tool_results(1)[0]
+    assert any("pi cannot tell whether" in notice for notice in notices)
 
 
 def test_a_broken_project_settings_file_without_the_key_leaves_the_gate_off(pi: Pi) -> None:
