@@ -47,7 +47,7 @@ from pi_core.events import (
 )
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.context import claude_memory_files, command_dirs, memory_prompt
-from pi_plugin_claude.opt_in import UNSET, OptIn, decide_opt_in
+from pi_plugin_claude.opt_in import KEY, UNSET, OptIn, decide_opt_in
 from pi_plugin_claude.permissions import (
     AskCallback,
     AskRequest,
@@ -98,8 +98,10 @@ def settings_opt_in(ctx: ExtensionContext) -> OptIn:
     process = SettingsManager.create(ctx.cwd, _agent_dir())
     errors = (process.load_error(scope) for scope in ("project", "global"))
     unusable = ctx.settings.unusable_files() + [(e.path, str(e)) for e in errors if e is not None]
-    value = _setting(ctx, "claudeSettings")
-    return decide_opt_in(UNSET if value is None else value, dict(unusable).items())
+    value = ctx.settings.get(KEY, UNSET)  # the session's own settings first, as in _setting
+    if value is UNSET:
+        value = process.get_raw(KEY, UNSET)
+    return decide_opt_in(value, dict(unusable).items())
 
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
