@@ -20,3 +20,11 @@ class SettingsReader:
         if self._source is None:
             return default
         return self._source.get_raw(key, default)
+
+    def unusable_files(self) -> list[tuple[str, str]]:
+        """Return `(path, why)` for each settings file that exists but could not be used (not
+        readable, not JSON, not an object), project first: its values are unknown."""
+        if self._source is None:
+            return []
+        errors = (self._source.load_error(scope) for scope in ("project", "global"))
+        return [(error.path, str(error)) for error in errors if error is not None]

@@ -129,10 +129,11 @@ async def test_a_malformed_claude_settings_file_gates_only_its_own_session(
     await run_bash_in(project, order, client)
     assert not (malformed / "ran.txt").exists()
     assert (healthy / "ran.txt").read_text() == "ran\n"
-    # the broken file grants nothing: its Bash is asked about (rejected here), as Claude does
-    assert client.dialogs == 1
-    refused_at = 1 if malformed_first else 3
-    assert "The user denied Bash" in tool_result_of(project, refused_at)
+    # the broken file's rules are unknown: its Bash is refused without asking, naming the file
+    assert client.dialogs == 0
+    refused = tool_result_of(project, 1 if malformed_first else 3)
+    assert f"Claude settings: {malformed / '.claude' / 'settings.json'}: invalid JSON" in refused
+    assert "no tool may run until the file is fixed" in refused
 
 
 @pytest.mark.parametrize("broken_first", [True, False])

@@ -87,7 +87,9 @@ async def test_a_malformed_claude_settings_file_gates_only_its_own_pi_run(
     await run_bash_in(served, [malformed, healthy] if malformed_first else [healthy, malformed])
     assert not (malformed / "ran.txt").exists()
     assert (healthy / "ran.txt").read_text() == "ran\n"
-    assert "haven't granted it yet" in tool_result_of(served, 1 if malformed_first else 3)
+    refused = tool_result_of(served, 1 if malformed_first else 3)
+    assert f"Claude settings: {malformed / '.claude' / 'settings.json'}: invalid JSON" in refused
+    assert "no tool may run until the file is fixed" in refused
 
 
 async def test_served_coding_tools_obey_the_folders_claude_rules(
@@ -103,3 +105,22 @@ async def test_served_coding_tools_obey_the_folders_claude_rules(
     assert f"Permission to use Bash with command {MARK} has been denied" in text_of(bash)
     assert not (served.cwd / "ran.txt").exists()
     assert not read.is_error and "deny" in text_of(read)
+
+
+@pytest.mark.parametrize("broken_first", [True, False])
+async def test_a_broken_pi_settings_file_that_sets_claude_settings_closes_its_own_pi_run(
+    served: Served, tmp_path: Path, broken_first: bool
+) -> None:
+    # claudeSettings is off for the process: only the folder's own `.pi/settings.json` turns it
+    # on, and in one folder that file is not valid JSON
+    broken = claude_folder(tmp_path, "broken", rules(deny=["Bash"]))
+    (broken / ".pi").mkdir()
+    (broken / ".pi" / "settings.json").write_text('{"claudeSettings": true,}')
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    await run_bash_in(served, [broken, plain] if broken_first else [plain, broken])
+    assert not (broken / "ran.txt").exists()
+    assert (plain / "ran.txt").read_text() == "ran\n"
+    refused = tool_result_of(served, 1 if broken_first else 3)
+    assert f"Claude settings: {broken / '.pi' / 'settings.json'}:1:" in refused
+    assert "pi cannot tell whether Claude's permission rules apply" in refused

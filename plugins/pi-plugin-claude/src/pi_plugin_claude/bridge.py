@@ -36,6 +36,7 @@ from pi_core.messages import AssistantMessage, TextContent
 from pi_plugin_claude.permissions import Decision, PermissionDenial
 from pi_plugin_claude.responses import claude_tool_response
 from pi_plugin_claude.runtime import ClaudeRuntime
+from pi_plugin_claude.settings_check import closed_reason
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
@@ -128,6 +129,9 @@ class ClaudeCompat:
         """PreToolUse hooks, then the permission gate; either may block or rewrite the input."""
         call_id = event.tool_call_id
         name, tool_input = claude_view(event.tool_name, event.input)
+        if self.runtime.settings.unusable:  # a file's deny rules are unknown: fail closed
+            self.runtime.gate.denials.append(_denial(name, call_id, tool_input))
+            return ToolCallResult(block=True, reason=closed_reason(self.runtime.settings.unusable))
         forced: Decision | None = None
         hooks = self.runtime.hooks
         if hooks.has("PreToolUse"):

@@ -47,6 +47,7 @@ from pi_core.events import (
 )
 from pi_plugin_claude.bridge import ClaudeCompat
 from pi_plugin_claude.context import claude_memory_files, command_dirs, memory_prompt
+from pi_plugin_claude.opt_in import KEY, UNSET, OptIn, decide_opt_in
 from pi_plugin_claude.permissions import (
     AskCallback,
     AskRequest,
@@ -58,6 +59,7 @@ from pi_plugin_claude.permissions import (
 from pi_plugin_claude.profile import create_claude_tools
 from pi_plugin_claude.runtime import create_claude_runtime
 from pi_plugin_claude.sessions import ClaudeSession, claude_session, forget_session, known_session
+from pi_plugin_claude.settings_check import closed_reason
 
 if TYPE_CHECKING:
     from pi_core import ExtensionContext
@@ -91,9 +93,15 @@ def profile_enabled(ctx: ExtensionContext) -> bool:
     return bool(_setting(ctx, "toolProfile") == "claude")
 
 
-def settings_enabled(ctx: ExtensionContext) -> bool:
-    """Whether the `claudeSettings` setting asks for Claude's hooks and permission rules."""
-    return _setting(ctx, "claudeSettings") is True
+def settings_opt_in(ctx: ExtensionContext) -> OptIn:
+    """`claudeSettings` on, off, or unknown because a settings file that may set it is broken."""
+    process = SettingsManager.create(ctx.cwd, _agent_dir())
+    errors = (process.load_error(scope) for scope in ("project", "global"))
+    unusable = ctx.settings.unusable_files() + [(e.path, str(e)) for e in errors if e is not None]
+    value = ctx.settings.get(KEY, UNSET)  # the session's own settings first, as in _setting
+    if value is UNSET:
+        value = process.get_raw(KEY, UNSET)
+    return decide_opt_in(value, dict(unusable).items())
 
 
 def confirm_with_ui(ctx: ExtensionContext) -> AskCallback:
@@ -144,6 +152,8 @@ def _gated_session(ctx: ExtensionContext, *, starting: bool = False) -> ClaudeSe
     """The state of `ctx`'s session, its gate set up from its own folder's settings (at each
     start until `claudeSettings` turns it on; a gate that failed stays closed)."""
     state = claude_session(ctx)
+    if state.closed is not None:
+        starting = True  # try again: the broken settings file may have been fixed since
     if not state.gate_ready or (starting and state.compat is None and state.broken is None):
         state.gate_ready = True
         _set_up_gate(ctx, state)
@@ -153,9 +163,17 @@ def _gated_session(ctx: ExtensionContext, *, starting: bool = False) -> ClaudeSe
 def _set_up_gate(ctx: ExtensionContext, state: ClaudeSession) -> None:
     """Build the gate when `claudeSettings` asks for it; a failure refuses every later call."""
     try:
-        if not settings_enabled(ctx):
+        opt_in = settings_opt_in(ctx)
+        if opt_in.unknown is not None:
+            _close(ctx, state, opt_in.unknown)
+            return
+        state.closed = None
+        if not opt_in.enabled:
             return
         runtime = create_claude_runtime(ctx.cwd, ask=confirm_with_ui(ctx))
+        if runtime.settings.unusable:
+            _close(ctx, state, closed_reason(runtime.settings.unusable))
+            return
         state.compat = ClaudeCompat(runtime)
         state.broken = None
     except Exception as error:
@@ -165,6 +183,13 @@ def _set_up_gate(ctx: ExtensionContext, state: ClaudeSession) -> None:
         return
     for problem in runtime.problems:
         ctx.ui.notify(f"Claude settings: {problem}", "warning")
+
+
+def _close(ctx: ExtensionContext, state: ClaudeSession, reason: str) -> None:
+    """Keep the gate closed for `reason` (a broken settings file), told once per new reason."""
+    if state.closed != reason:
+        _report(ctx, reason)
+    state.closed = reason
 
 
 def _report(ctx: ExtensionContext, message: str) -> None:
@@ -214,6 +239,8 @@ async def tool_call(event: ToolCallEvent, ctx: ExtensionContext) -> ToolCallResu
     if state.broken is not None:
         reason = f"Claude settings could not be set up, so no tool may run: {state.broken}"
         return ToolCallResult(block=True, reason=reason)
+    if state.closed is not None:
+        return ToolCallResult(block=True, reason=state.closed)
     return await state.compat.tool_call(event, ctx) if state.compat is not None else None
 
 

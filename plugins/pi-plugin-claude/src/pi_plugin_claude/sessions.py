@@ -24,6 +24,9 @@ class ClaudeSession:
     compat: ClaudeCompat | None = None
     broken: str | None = None
     """Why the gate could not be set up: while set, every tool call of this session is refused."""
+    closed: str | None = None
+    """Why a broken settings file keeps the gate closed: every tool call is refused, and the
+    gate is set up again at each call until the file is fixed."""
     gate_ready: bool = False
     """Whether setting up the gate was tried (again at a later start only while it is off)."""
 

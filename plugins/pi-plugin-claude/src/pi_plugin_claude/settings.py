@@ -1,4 +1,5 @@
-"""Claude Code's settings files: user, project, local and `--settings`, merged in Claude's order.
+"""Claude Code's settings files: user, project, local, `--settings` and managed, merged in
+Claude's order.
 
 `load_claude_settings(cwd, setting_sources=..., settings=...)` is what pi-claude calls with its
 `--setting-sources` and `--settings` options. Later sources win for plain keys; permission rule
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pi_plugin_claude import managed
 from pi_plugin_claude.permissions import (
     PermissionMode,
     PermissionPolicy,
@@ -21,6 +23,7 @@ from pi_plugin_claude.permissions import (
     parse_mode,
     parse_rules,
 )
+from pi_plugin_claude.settings_check import guard_problem
 
 SETTING_SOURCES = ("user", "project", "local")
 """Claude's file sources, lowest precedence first; `--settings` comes after all of them."""
@@ -52,6 +55,8 @@ class ClaudeSettings:
     layers: list[SettingsLayer] = field(default_factory=list)
     merged: dict[str, Any] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    unusable: list[str] = field(default_factory=list)
+    """`"<path>: <why>"` of each file whose deny rules are unknown: the gate must stay closed."""
 
     def get(self, key: str, default: Any = None) -> Any:
         """A merged top-level key (`model`, `env`, `hooks` …)."""
@@ -137,26 +142,37 @@ def _merge(base: dict[str, Any], layer: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read_file(path: Path, problems: list[str]) -> dict[str, Any] | None:
+def _read_file(path: Path, result: ClaudeSettings) -> dict[str, Any] | None:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
-    except OSError as error:
-        problems.append(f"{path}: cannot read settings: {error.strerror or error}")
+    except (OSError, UnicodeDecodeError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        _unusable(result, str(path), f"cannot read settings: {why}")
         return None
-    return _parse(text, str(path), problems)
+    return _parse(text, str(path), result)
 
 
-def _parse(text: str, where: str, problems: list[str]) -> dict[str, Any] | None:
+def _unusable(result: ClaudeSettings, where: str, why: str) -> None:
+    result.problems.append(f"{where}: {why}; no tool may run until it is fixed")
+    result.unusable.append(f"{where}: {why}")
+
+
+def _parse(text: str, where: str, result: ClaudeSettings) -> dict[str, Any] | None:
     try:
         data = json.loads(text) if text.strip() else {}
     except json.JSONDecodeError as error:
-        problems.append(f"{where}: invalid JSON: {error.msg} (line {error.lineno}); ignored")
+        _unusable(result, where, f"invalid JSON: {error.msg} (line {error.lineno})")
         return None
     if not isinstance(data, dict):
-        problems.append(f"{where}: settings must be a JSON object; ignored")
+        _unusable(result, where, "settings must be a JSON object")
         return None
+    problem = guard_problem(data)
+    if problem is not None:
+        _unusable(result, where, problem)
+    if not isinstance(data.get("permissions", {}), dict):
+        del data["permissions"]  # already unusable; merging it would fail
     return data
 
 
@@ -195,21 +211,25 @@ def load_claude_settings(
         if sources is not None and source not in sources:
             continue
         path, base = files[source]
-        data = _read_file(path, result.problems)
+        data = _read_file(path, result)
         if data is not None:
             result.layers.append(SettingsLayer(source, str(path), data, base))
     if settings:
         stripped = settings.strip()
         if stripped.startswith("{"):
-            data = _parse(stripped, "--settings", result.problems)
+            data = _parse(stripped, "--settings", result)
             path_text = None
         else:
             path_text = os.path.join(folder, os.path.expanduser(stripped))
-            data = _read_file(Path(path_text), result.problems)
+            data = _read_file(Path(path_text), result)
             if data is None and not os.path.exists(path_text):
                 result.problems.append(f"--settings: file not found: {path_text}")
         if data is not None:
             result.layers.append(SettingsLayer("flag", path_text, data, folder))
+    for path in managed.managed_files():
+        data = _read_file(path, result)
+        if data is not None:
+            result.layers.append(SettingsLayer("policy", str(path), data, folder))
     for layer in result.layers:
         result.merged = _merge(result.merged, layer.data)
     return result
