@@ -1,6 +1,6 @@
 """`/resume` of another folder's session moves the REPL to that folder, as pi 0.73.1 does
-(checked against it in tmux): the footer shows it, the model's tools and `!` commands run there,
-and `/new` afterwards stays there."""
+(checked against it in tmux): the footer shows it, `@` completes its files, the model's tools
+and `!` commands run there, and `/new` afterwards stays there."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ def test_resume_of_another_folders_session_works_in_that_folder(screen: Screen) 
     there = screen.cwd.parent / "there"
     there.mkdir()
     (there / "AGENTS.md").write_text("PLUMS-AGENTS-MARKER\n")
+    (there / "plum_notes.md").write_text("plums\n")
     write_saved_session(screen.agent_dir, there)
     screen.start()
     assert footer_place(screen.ready()) == "~/project"
@@ -32,6 +33,10 @@ def test_resume_of_another_folders_session_works_in_that_folder(screen: Screen) 
     screen.wait_for("→ remember plums")
     screen.keys("Enter")
     screen.wait_for(lambda s: "plums noted" in s and footer_place(s) == "~/there")
+    screen.type("@plum_no")  # `@` completes the files of that folder
+    screen.wait_for("plum_notes.md")
+    screen.keys("Escape", "C-c")
+    screen.wait_for(lambda s: "@plum_no" not in s)
 
     screen.server.queue(
         chat_stream(tool_calls=[("bash", {"command": "pwd"})]), chat_stream("pwd ran")
