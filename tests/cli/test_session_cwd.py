@@ -1,7 +1,7 @@
 """A saved session of another folder works in that folder, as in pi 0.73.1 (checked against it):
 `pi --session FILE` started elsewhere and RPC `switch_session` both run the tools there, name it
-in the system prompt and read its AGENTS.md and project skills; a `new_session` after the switch
-stays there."""
+in the system prompt and read its AGENTS.md, project skills and project plugins; a `new_session`
+after the switch stays there."""
 
 from __future__ import annotations
 
@@ -14,6 +14,31 @@ from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
 from tests.session.saved_sessions import write_saved_session
 
+PLUGIN = """
+from pydantic import BaseModel
+
+from pi_core import hookimpl
+from pi_core.tools.tool import Tool, ToolResult
+
+
+class Params(BaseModel):
+    pass
+
+
+class Probe(Tool[Params]):
+    name = "probe_WHERE"
+    label = name
+    description = "A project plugin's tool"
+    parameters = Params
+
+    async def execute(self, call_id, params, signal, on_update, ctx):
+        return ToolResult.text("WHERE")
+
+
+@hookimpl
+def register_tools(register):
+    register(Probe())
+"""
 SKILL = "---\nname: plum-skill\ndescription: PLUM-SKILL-MARKER picks plums.\n---\nPick plums.\n"
 
 
@@ -24,6 +49,9 @@ def other_project(cli: Cli) -> Path:
     (there / ".pi" / "skills" / "plum-skill" / "SKILL.md").write_text(SKILL)
     (there / "AGENTS.md").write_text("PLUMS-AGENTS-MARKER\n")
     (cli.cwd / "AGENTS.md").write_text("APPLES-AGENTS-MARKER\n")
+    for folder, name in ((there, "there"), (cli.cwd, "here")):
+        (folder / ".pi" / "extensions").mkdir(parents=True, exist_ok=True)
+        (folder / ".pi" / "extensions" / "probe.py").write_text(PLUGIN.replace("WHERE", name))
     return there
 
 
@@ -38,14 +66,17 @@ def system_prompt(body: dict[str, object]) -> str:
     return str(messages[0]["content"])
 
 
-def assert_worked_in(cli: Cli, folder: Path, request: int) -> None:
-    """Request `request` ran `pwd` in `folder`; every request's system prompt is `folder`'s."""
+def assert_worked_in(cli: Cli, folder: Path, request: int, first: int = 0) -> None:
+    """Request `request` ran `pwd` in `folder`; the system prompt and tools of every request
+    from `first` on are `folder`'s."""
     bodies = [r.json() for r in cli.server.requests]
-    for body in bodies[: request + 1]:
+    for body in bodies[first : request + 1]:
         prompt = system_prompt(body)
         assert re.findall(r"Current working directory: (.*)", prompt) == [str(folder)]
         assert "PLUMS-AGENTS-MARKER" in prompt and "APPLES-AGENTS-MARKER" not in prompt
         assert "PLUM-SKILL-MARKER" in prompt
+        names = [tool["function"]["name"] for tool in body["tools"]]
+        assert "probe_there" in names and "probe_here" not in names  # the folder's plugins
     tools = [m["content"] for m in bodies[request]["messages"] if m["role"] == "tool"]
     assert tools[-1].strip() == str(folder)
 
@@ -81,6 +112,7 @@ def assert_prompt_names(cli: Cli, folder: Path) -> None:
 def test_rpc_switch_session_moves_to_the_sessions_folder_and_new_session_stays(cli: Cli) -> None:
     there = other_project(cli)
     session = write_saved_session(cli.agent_dir, there)
+    cli.server.queue(chat_stream("still here"))
     queue_pwd(cli.server)
     queue_pwd(cli.server)
     process = RpcProcess([console_script("pi"), "--mode", "rpc"], cli.cwd, cli.env)
@@ -94,12 +126,16 @@ def test_rpc_switch_session_moves_to_the_sessions_folder_and_new_session_stays(c
         assert response.get("success") is True, response
         return response
 
+    answer({"id": "p0", "type": "prompt", "message": "hello"}, until="agent_end")
+    before = cli.server.requests[0].json()
+    assert f"Current working directory: {cli.cwd}" in system_prompt(before)
+    assert "probe_here" in [tool["function"]["name"] for tool in before["tools"]]
     answer({"id": "sw", "type": "switch_session", "sessionPath": str(session)})
     answer({"id": "p1", "type": "prompt", "message": "run pwd"}, until="agent_end")
-    assert_worked_in(cli, there, 1)
+    assert_worked_in(cli, there, 2, first=1)
     answer({"id": "n", "type": "new_session"})
     answer({"id": "p2", "type": "prompt", "message": "run pwd"}, until="agent_end")
-    assert_worked_in(cli, there, 3)
+    assert_worked_in(cli, there, 4, first=1)
     state = answer({"id": "s", "type": "get_state"})["data"]
     assert isinstance(state, dict)
     header = json.loads(Path(state["sessionFile"]).read_text().splitlines()[0])
