@@ -1,6 +1,7 @@
 """`/resume` of another folder's session moves the REPL to that folder, as pi 0.73.1 does
 (checked against it in tmux): the footer shows it, `@` completes its files, the model's tools
-and `!` commands run there, and `/new` afterwards stays there."""
+and `!` commands run there, and `/new` afterwards stays there. `pi --session FILE` of another
+folder's session starts there."""
 
 from __future__ import annotations
 
@@ -57,3 +58,15 @@ def test_resume_of_another_folders_session_works_in_that_folder(screen: Screen) 
     screen.wait_for(lambda s: stripped_lines(s).count(str(there)) == 2)  # the tool's, then this
     records = [json.loads(line) for f in screen.sessions() for line in f.read_text().splitlines()]
     assert not any("project" in str(r.get("cwd", "")) for r in records if r["type"] == "session")
+
+
+def test_pi_session_of_another_folder_starts_in_that_folder(screen: Screen) -> None:
+    there = screen.cwd.parent / "there"
+    there.mkdir()
+    session = write_saved_session(screen.agent_dir, there)
+    screen.start("--session", str(session))
+    screen.wait_for(lambda s: "plums noted" in s and "(fake) fake-model" in s)
+    assert footer_place(screen.text()) == "~/there"
+    screen.type("!pwd")
+    screen.keys("Enter")
+    screen.wait_for(lambda s: str(there) in stripped_lines(s))
