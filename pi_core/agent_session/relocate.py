@@ -12,6 +12,7 @@ import logging
 import os
 from typing import Protocol
 
+from pi_core.agent.agent import Agent
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model_registry import ModelRegistry
@@ -27,6 +28,7 @@ class Relocatable(Protocol):
     """What a move touches in the session (an AgentSession is one)."""
 
     cwd: str
+    agent: Agent
     plugins: PluginManager
     tools: ToolSet
     model_registry: ModelRegistry
@@ -51,6 +53,8 @@ def relocate(session: Relocatable, folder: str) -> None:
     if folder == os.path.abspath(session.cwd):
         return
     session.settings.move_project(folder)
+    session.agent.steering_mode = session.settings.get_steering_mode()  # read at creation
+    session.agent.follow_up_mode = session.settings.get_follow_up_mode()
     session.plugins.move_to(folder)
     _swap_project_plugins(session)
     session.resources.cwd = folder
