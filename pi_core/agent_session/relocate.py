@@ -14,7 +14,6 @@ from typing import Protocol
 
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.toolset import ToolSet
-from pi_core.agent_session.user_bash import UserBash
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.plugins.manager import PluginManager
 from pi_core.plugins.reloading import commit_reload, stage_reload
@@ -34,7 +33,6 @@ class Relocatable(Protocol):
     model_registry: ModelRegistry
     resources: ResourceLoader
     settings: SettingsManager
-    bash: UserBash
 
     def rebuild_system_prompt(self) -> None: ...
 
@@ -59,7 +57,6 @@ def relocate(session: Relocatable, folder: str) -> None:
     _swap_project_plugins(session)
     session.resources.cwd = folder
     session.resources.reload()
-    session.bash.cwd = folder
     session.cwd = folder
     session.rebuild_system_prompt()
 

@@ -106,7 +106,7 @@ class AgentSession:
             session_manager=session_manager,
             settings=settings,
             dispatcher=plugins.dispatcher,
-            cwd=cwd,
+            cwd=lambda: self.cwd,
         )
         self.runs = RunSettling()
         self.prompts = PromptFlow(
