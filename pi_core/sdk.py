@@ -64,7 +64,8 @@ async def create_agent_session(
     Raises PluginLoadFailed, before anything runs, when a plugin failed to import or register
     (a missing gate must not go unnoticed); block it by name in `load_options` to go on without.
     """
-    folder = Path(cwd or Path.cwd()).resolve()
+    # pi's order: the cwd given, else the session's (an opened file's stored folder), else here
+    folder = Path(cwd or (session.cwd if session is not None else None) or Path.cwd()).resolve()
     agent_home = Path(agent_dir) if agent_dir is not None else default_agent_dir()
     settings = settings or SettingsManager.create(folder, str(agent_home))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from pi_core.abort import AbortController
 from pi_core.agent.agent import Agent
+from pi_core.agent_session.relocate import session_folder
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.session import (
@@ -30,7 +31,11 @@ from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.resources.settings import SettingsManager
 from pi_core.session.entries import BranchSummaryEntry, CustomMessageEntry, SessionMessageEntry
 from pi_core.session.manager import SessionManager
-from pi_core.session.missing_cwd import MissingSessionCwdError, missing_cwd_of_file
+from pi_core.session.missing_cwd import (
+    MissingSessionCwdError,
+    missing_cwd_of_file,
+    stored_cwd,
+)
 
 NO_SUMMARIZER = (
     "No plugin provides branch summaries. Install pi-plugin-compaction "
@@ -52,8 +57,10 @@ class Navigator:
         controls: SessionControls,
         clear_queues: Callable[[], None],
         cwd: str,
+        relocate: Callable[[str], None] | None = None,
     ) -> None:
         self._cwd = cwd  # where a session whose own folder is gone may continue
+        self._relocate = relocate  # moves the session to an opened session's own folder
         self._agent = agent
         self._session_manager = session_manager
         self._settings = settings
@@ -100,8 +107,9 @@ class Navigator:
     async def switch_session(self, path: str, in_cwd: bool = False) -> dict[str, Any]:
         """Open another session file and restore its model and thinking level.
 
-        A file whose stored folder is gone raises MissingSessionCwdError (nothing changes)
-        unless `in_cwd`: then it goes on in this session's folder, its file left as it is.
+        The session then works in the file's stored folder, as in pi (see relocate.py). A file
+        whose stored folder is gone raises MissingSessionCwdError (nothing changes) unless
+        `in_cwd`: then it goes on in this session's folder, its file left as it is.
         """
         target = Path(path).expanduser().resolve()  # a missing file: a new session there (pi)
         outcome = await self._dispatcher.emit(
@@ -115,8 +123,11 @@ class Navigator:
         previous = self._session_file()
         await self._leave("resume", str(target))
         self._session_manager.switch_to(target)
-        if issue is not None:
-            self._session_manager.cwd = self._cwd
+        folder = self._cwd if issue is not None else session_folder(stored_cwd(target), self._cwd)
+        self._session_manager.cwd = folder
+        if self._relocate is not None and folder != self._cwd:
+            self._relocate(folder)
+            self._cwd = folder
         self._reset_agent()
         await self.restore_model_and_thinking()
         await self._arrive("resume", previous)

@@ -21,6 +21,7 @@ from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.navigation import Navigator
 from pi_core.agent_session.plugin_actions import PluginActions
 from pi_core.agent_session.prompting import PromptFlow
+from pi_core.agent_session.relocate import relocate
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
@@ -105,7 +106,7 @@ class AgentSession:
             session_manager=session_manager,
             settings=settings,
             dispatcher=plugins.dispatcher,
-            cwd=cwd,
+            cwd=lambda: self.cwd,
         )
         self.runs = RunSettling()
         self.prompts = PromptFlow(
@@ -130,6 +131,7 @@ class AgentSession:
             controls=self.controls,
             clear_queues=self._clear_queues,
             cwd=cwd,
+            relocate=lambda folder: relocate(self, folder),
         )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)

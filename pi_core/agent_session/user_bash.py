@@ -33,13 +33,13 @@ class UserBash:
         session_manager: SessionManager,
         settings: SettingsManager,
         dispatcher: HookDispatcher,
-        cwd: str,
+        cwd: Callable[[], str],
     ) -> None:
         self._agent = agent
         self._session_manager = session_manager
         self._settings = settings
         self._dispatcher = dispatcher
-        self._cwd = cwd
+        self._cwd = cwd  # the session's folder: it moves when a session of another folder opens
         self.pending: list[BashExecutionMessage] = []
         self._abort: AbortController | None = None
 
@@ -66,7 +66,7 @@ class UserBash:
         event = UserBashEvent(
             command=f"{prefix}\n{command}" if prefix else command,
             exclude_from_context=exclude_from_context,
-            cwd=self._cwd,
+            cwd=self._cwd(),
             signal=self._abort.signal,
             on_chunk=on_chunk,
         )

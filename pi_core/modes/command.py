@@ -87,6 +87,14 @@ def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:
     options = RunOptions(
         cwd=cwd, extensions=extensions, no_extensions=no_extensions, blocked=blocked
     )
+    if not help_only:  # plugins of the --session's own folder (session_cwd.py)
+        from pi_core.modes.session_cwd import start_in_session_folder
+
+        options.session = next(iter(_prescan(args, ("--session",))[-1:]), None)
+        options.session_dir = next(iter(_prescan(args, ("--session-dir",))[-1:]), None)
+        options.fork = next(iter(_prescan(args, ("--fork",))[-1:]), None)
+        options.no_session = "--no-session" in args
+        start_in_session_folder(options, [])
     manager = load_plugins_for(options)
     ctx.meta["pi.plugins"] = manager
     flags = [
@@ -278,6 +286,9 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     )
     files = [a[1:] for a in arguments if a.startswith("@")]
     messages = [a for a in arguments if not a.startswith("@")]
+    from pi_core.modes.session_cwd import start_in_session_folder
+
+    files = start_in_session_folder(options, files)  # a --session works in its own folder
     import asyncio
 
     if ctx.meta.get("pi.editor_first"):

@@ -25,12 +25,9 @@ class StartupError(Exception):
 def session_manager_for(options: RunOptions, settings_dir: str | None) -> SessionManager:
     """Pick the session file: none, a given one, the most recent, a fork, or a new one."""
     from pi_core.session.manager import SessionManager
-    from pi_core.session.paths import default_session_dir
 
     cwd = str(options.cwd)
-    # pi's order: --session-dir, then PI_CODING_AGENT_SESSION_DIR, then the sessionDir setting
-    folder_text = options.session_dir or os.environ.get(SESSION_DIR_ENV) or settings_dir
-    folder = Path(folder_text).expanduser() if folder_text else default_session_dir(cwd)
+    folder = sessions_folder(options, settings_dir)
     if options.no_session:
         return SessionManager.in_memory(cwd)
     if options.resume:
@@ -46,6 +43,15 @@ def session_manager_for(options: RunOptions, settings_dir: str | None) -> Sessio
     if options.continue_session:
         return SessionManager.continue_recent(cwd, folder)
     return SessionManager.create(cwd, folder)
+
+
+def sessions_folder(options: RunOptions, settings_dir: str | None) -> Path:
+    """The folder session files are looked up in and written to (pi's order: --session-dir,
+    then PI_CODING_AGENT_SESSION_DIR, then the sessionDir setting, else the cwd's own)."""
+    from pi_core.session.paths import default_session_dir
+
+    folder_text = options.session_dir or os.environ.get(SESSION_DIR_ENV) or settings_dir
+    return Path(folder_text).expanduser() if folder_text else default_session_dir(str(options.cwd))
 
 
 def _opened_here(manager: SessionManager, cwd: str, in_cwd: bool) -> SessionManager:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import inspect
 import re
@@ -111,6 +112,14 @@ class PluginManager:
         self.errors.extend(foreign_errors(found.foreign, self.blocked, self.diagnostics))
         for source in found.sources:
             self.load_source(source)
+
+    def move_to(self, cwd: str | Path) -> None:
+        """Work in `cwd` from now on (project plugins and settings found there on the next
+        discovery); paths given with `-e` keep meaning what they meant where pi started."""
+        paths = [str(resolve_path(p, self.cwd)) for p in self.options.extension_paths]
+        self.options = dataclasses.replace(self.options, extension_paths=paths)
+        self.cwd = Path(cwd).resolve()
+        self.runtime.cwd = str(self.cwd)
 
     def discover_files(self) -> Discovery:
         """Find the plugins from files and folders again, as `load` did (settings read afresh)."""

@@ -93,10 +93,11 @@ class ResourceLoader:
         agent = default_agent_dir() if agent_dir is None else agent_dir
         self.agent_dir = os.path.abspath(os.fspath(agent))
         self.settings = settings or SettingsManager.create(self.cwd, self.agent_dir)
+        # resolved here: they keep meaning what they meant where pi started if `cwd` moves
         self._cli: dict[ResourceKind, list[str]] = {
-            "skills": list(skill_paths),
-            "prompts": list(prompt_template_paths),
-            "themes": list(theme_paths),
+            "skills": [resolve_from(self.cwd, p) for p in skill_paths],
+            "prompts": [resolve_from(self.cwd, p) for p in prompt_template_paths],
+            "themes": [resolve_from(self.cwd, p) for p in theme_paths],
         }
         self._disabled = {"skills": no_skills, "prompts": no_prompt_templates, "themes": no_themes}
         self.no_context_files = no_context_files

@@ -91,7 +91,9 @@ class InteractiveApp:
             history=FileHistory(str(history)),
             completer=ui.autocomplete.over(
                 EditorCompleter(
-                    lambda: slash_entries(self), session.cwd, lambda: mention_sources(self.session)
+                    lambda: slash_entries(self),
+                    lambda: self.session.cwd,
+                    lambda: mention_sources(self.session),
                 )
             ),
             complete_while_typing=Condition(self._completing_context),

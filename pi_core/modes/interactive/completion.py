@@ -31,13 +31,27 @@ class EditorCompleter(Completer):
     def __init__(
         self,
         entries: Callable[[], list[SlashEntry]],
-        cwd: Path,
+        cwd: Path | Callable[[], str | Path],
         mention_sources: Callable[[], list[Any]] | None = None,
     ) -> None:
         self.entries = entries
         self.mention_sources = mention_sources or list
-        self.cwd = Path(cwd)
-        self.files = FileIndex(self.cwd)
+        # a callable follows the session's folder (it moves when a session of another opens)
+        self._cwd_of = cwd if callable(cwd) else (lambda: cwd)
+        self._files = FileIndex(Path(self._cwd_of()))
+
+    @property
+    def cwd(self) -> Path:
+        """Return the folder `@` and Tab complete in (the session's folder now)."""
+        return Path(self._cwd_of())
+
+    @property
+    def files(self) -> FileIndex:
+        """Return the `@` file index of the current folder (a new one when the folder moved)."""
+        cwd = self.cwd
+        if self._files.root != cwd:
+            self._files = FileIndex(cwd)
+        return self._files
 
     def get_completions(
         self, document: Document, complete_event: CompleteEvent

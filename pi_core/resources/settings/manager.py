@@ -134,6 +134,17 @@ class SettingsManager(SettingsAccessors):
 
     # --- loading --------------------------------------------------------------------------
 
+    def move_project(self, cwd: str | os.PathLike[str]) -> None:
+        """Read project settings from `<cwd>/.pi/settings.json` from now on (a session of
+        another folder was opened); settings that are not file-backed stay as they are."""
+        if not isinstance(self._storage, FileSettingsStorage):
+            return
+        self._storage = FileSettingsStorage(
+            self._storage.global_path, os.path.join(os.fspath(cwd), ".pi", "settings.json")
+        )
+        self._raw["project"], self._usable["project"] = {}, {}
+        self.reload()
+
     def reload(self) -> None:
         """Re-read both files; a file that became unreadable keeps its last good values."""
         for scope in SCOPES:
