@@ -4,8 +4,6 @@ Subscribers (the SDK, the JSON and RPC modes) receive these beside the agent eve
 `type` names and camelCase fields.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer

@@ -1,7 +1,5 @@
 """LLM model descriptions and provider registrations, in pi's `models.json` shape."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, Literal
 

@@ -1,7 +1,5 @@
 """What compaction prepares and what a compaction plugin returns."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field

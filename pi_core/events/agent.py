@@ -1,7 +1,5 @@
 """Events of the agent loop: context, provider requests, agent, turn, message and tool execution."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

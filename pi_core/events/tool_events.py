@@ -1,7 +1,5 @@
 """tool_call and tool_result: one variant per built-in tool, and one for custom tools."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field

@@ -1,7 +1,5 @@
 """The three messages an LLM sees: user, assistant and tool result, with usage and cost."""
 
-from __future__ import annotations
-
 import time
 from typing import Any, Literal
 

@@ -1,8 +1,6 @@
 """Building the system prompt: introduction, tools, guidelines, documentation pointers, context
 files, skills, date and working directory, in pi 0.73.1's order and layout."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date

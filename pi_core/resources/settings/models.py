@@ -4,8 +4,6 @@ JSON names are pi's camelCase (`defaultModel`, `compaction.reserveTokens`); attr
 snake_case. Keys we do not know are kept (`extra="allow"`), so nothing a user wrote is lost.
 """
 
-from __future__ import annotations
-
 import math
 import os
 from typing import Any, Literal
