@@ -1,7 +1,5 @@
 """Events about the session's life: start, switch, fork, compaction, tree navigation, shutdown."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field
@@ -88,7 +86,7 @@ class SessionBeforeCompactEvent(WireModel):
     branch_entries: list[SessionEntry] = Field(default_factory=list)
     custom_instructions: str | None = None
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
-    earlier_result: SessionBeforeCompactResult | None = Field(default=None, exclude=True)
+    earlier_result: "SessionBeforeCompactResult | None" = Field(default=None, exclude=True)
     """What the impls that ran before this one answered (set by the dispatcher); a default
     summarizer (a `trylast` impl) stands aside when it already holds a compaction."""
 
@@ -142,7 +140,7 @@ class SessionBeforeTreeEvent(WireModel):
     type: Literal["session_before_tree"] = "session_before_tree"
     preparation: TreePreparation
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
-    earlier_result: SessionBeforeTreeResult | None = Field(default=None, exclude=True)
+    earlier_result: "SessionBeforeTreeResult | None" = Field(default=None, exclude=True)
     """What the impls that ran before this one answered (set by the dispatcher): a default
     summarizer stands aside when it holds a summary and honours its instruction overrides."""
 
