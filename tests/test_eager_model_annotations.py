@@ -44,7 +44,7 @@ def test_models_are_defined_with_evaluated_annotations(name: str) -> None:
     strings = [
         f"{model.__name__}.{field}"
         for model in models
-        for field, annotation in model.__dict__.get("__annotations__", {}).items()
+        for field, annotation in inspect.get_annotations(model).items()
         if isinstance(annotation, str)
     ]
     assert strings == []
