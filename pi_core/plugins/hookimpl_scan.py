@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import types
-from typing import Any
+from typing import Any, cast
 
 import pluggy
 
@@ -26,7 +26,7 @@ class ScanningPluginManager(pluggy.PluginManager):
             value = plugin.__dict__.get(name, _HOOKABLE)
             if type(value) is types.FunctionType:
                 options = getattr(value, self.project_name + "_impl", None)
-                return options if isinstance(options, dict) else None
+                return cast("pluggy.HookimplOpts", options) if isinstance(options, dict) else None
             if value is not _HOOKABLE and not isinstance(value, _HOOKABLE):
                 return None
         return super().parse_hookimpl_opts(plugin, name)
