@@ -4,14 +4,13 @@ Subscribers (the SDK, the JSON and RPC modes) receive these beside the agent eve
 `type` names and camelCase fields.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from pi_core.compaction.types import CompactionResult
 from pi_core.messages.base import WireModel
+from pi_core.model_defaults import empty_list
 
 CompactionReason = Literal["manual", "threshold", "overflow"]
 
@@ -29,8 +28,8 @@ class QueueUpdateEvent(SessionEvent):
     """The steering and follow-up texts still waiting."""
 
     type: Literal["queue_update"] = "queue_update"
-    steering: list[str] = Field(default_factory=list)
-    follow_up: list[str] = Field(default_factory=list)
+    steering: list[str] = Field(default_factory=empty_list)
+    follow_up: list[str] = Field(default_factory=empty_list)
 
 
 class CompactionStartEvent(SessionEvent):

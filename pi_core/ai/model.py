@@ -1,13 +1,12 @@
 """LLM model descriptions and provider registrations, in pi's `models.json` shape."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import Field
 
 from pi_core.messages.base import WireModel
+from pi_core.model_defaults import empty_list
 from pi_core.thinking import ThinkingLevel as ThinkingLevel
 
 InputKind = Literal["text", "image"]
@@ -74,8 +73,8 @@ class ProviderConfig(WireModel):
     api: str | None = None
     headers: dict[str, str] | None = None
     auth_header: bool | None = None
-    models: list[ProviderModelConfig] = Field(default_factory=list)
-    api_key_env: list[str] = Field(default_factory=list)
+    models: list[ProviderModelConfig] = Field(default_factory=empty_list)
+    api_key_env: list[str] = Field(default_factory=empty_list)
     """Environment variables that may hold this provider's key, in order of preference."""
     stream: Callable[..., Any] | None = Field(default=None, exclude=True)
     """The stream function (see `pi_core.ai.protocol.StreamFunction`) for this provider's api."""

@@ -1,13 +1,12 @@
 """What compaction prepares and what a compaction plugin returns."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field
 
 from pi_core.messages.agent import AgentMessage
 from pi_core.messages.base import WireModel
+from pi_core.model_defaults import empty_list
 
 
 class CompactionSettings(WireModel):
@@ -30,8 +29,8 @@ class CompactionPreparation(WireModel):
     """Everything a summarizer needs: what to summarize, what to keep, the previous summary."""
 
     first_kept_entry_id: str
-    messages_to_summarize: list[AgentMessage] = Field(default_factory=list)
-    turn_prefix_messages: list[AgentMessage] = Field(default_factory=list)
+    messages_to_summarize: list[AgentMessage] = Field(default_factory=empty_list)
+    turn_prefix_messages: list[AgentMessage] = Field(default_factory=empty_list)
     is_split_turn: bool = False
     tokens_before: int = 0
     previous_summary: str | None = None

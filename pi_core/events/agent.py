@@ -1,7 +1,5 @@
 """Events of the agent loop: context, provider requests, agent, turn, message and tool execution."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field
@@ -11,6 +9,7 @@ from pi_core.messages.base import StrictWireModel, WireModel
 from pi_core.messages.content import ImageContent, UserContent
 from pi_core.messages.llm import ToolResultMessage
 from pi_core.messages.stream import AssistantMessageEvent
+from pi_core.model_defaults import empty_list
 
 
 class ContextEvent(WireModel):
@@ -70,7 +69,7 @@ class BeforeAgentStartResult(StrictWireModel):
 class BeforeAgentStartOutcome(WireModel):
     """What all before_agent_start impls produced together."""
 
-    messages: list[InjectedMessage] = Field(default_factory=list)
+    messages: list[InjectedMessage] = Field(default_factory=empty_list)
     system_prompt: str | None = None
 
 
@@ -84,7 +83,7 @@ class AgentEndEvent(WireModel):
     """The agent loop ended; `messages` are those this run produced."""
 
     type: Literal["agent_end"] = "agent_end"
-    messages: list[AgentMessage] = Field(default_factory=list)
+    messages: list[AgentMessage] = Field(default_factory=empty_list)
 
 
 class TurnStartEvent(WireModel):
@@ -101,7 +100,7 @@ class TurnEndEvent(WireModel):
     type: Literal["turn_end"] = "turn_end"
     turn_index: int
     message: AgentMessage
-    tool_results: list[ToolResultMessage] = Field(default_factory=list)
+    tool_results: list[ToolResultMessage] = Field(default_factory=empty_list)
 
 
 class MessageStartEvent(WireModel):

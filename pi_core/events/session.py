@@ -1,7 +1,5 @@
 """Events about the session's life: start, switch, fork, compaction, tree navigation, shutdown."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field
@@ -9,6 +7,7 @@ from pydantic import Field
 from pi_core.abort import AbortSignal
 from pi_core.compaction.types import CompactionPreparation, CompactionResult
 from pi_core.messages.base import StrictWireModel, WireModel
+from pi_core.model_defaults import empty_list
 from pi_core.session.entries import BranchSummaryEntry, CompactionEntry, SessionEntry
 
 
@@ -23,9 +22,9 @@ class ResourcesDiscoverEvent(WireModel):
 class ResourcesDiscoverResult(StrictWireModel):
     """Extra resource paths a plugin contributes."""
 
-    skill_paths: list[str] = Field(default_factory=list)
-    prompt_paths: list[str] = Field(default_factory=list)
-    theme_paths: list[str] = Field(default_factory=list)
+    skill_paths: list[str] = Field(default_factory=empty_list)
+    prompt_paths: list[str] = Field(default_factory=empty_list)
+    theme_paths: list[str] = Field(default_factory=empty_list)
 
 
 class SessionStartEvent(WireModel):
@@ -85,10 +84,10 @@ class SessionBeforeCompactEvent(WireModel):
 
     type: Literal["session_before_compact"] = "session_before_compact"
     preparation: CompactionPreparation
-    branch_entries: list[SessionEntry] = Field(default_factory=list)
+    branch_entries: list[SessionEntry] = Field(default_factory=empty_list)
     custom_instructions: str | None = None
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
-    earlier_result: SessionBeforeCompactResult | None = Field(default=None, exclude=True)
+    earlier_result: "SessionBeforeCompactResult | None" = Field(default=None, exclude=True)
     """What the impls that ran before this one answered (set by the dispatcher); a default
     summarizer (a `trylast` impl) stands aside when it already holds a compaction."""
 
@@ -127,7 +126,7 @@ class TreePreparation(WireModel):
     target_id: str
     old_leaf_id: str | None = None
     common_ancestor_id: str | None = None
-    entries_to_summarize: list[SessionEntry] = Field(default_factory=list)
+    entries_to_summarize: list[SessionEntry] = Field(default_factory=empty_list)
     user_wants_summary: bool = False
     custom_instructions: str | None = None
     replace_instructions: bool | None = None
@@ -142,7 +141,7 @@ class SessionBeforeTreeEvent(WireModel):
     type: Literal["session_before_tree"] = "session_before_tree"
     preparation: TreePreparation
     signal: AbortSignal = Field(default_factory=AbortSignal, exclude=True)
-    earlier_result: SessionBeforeTreeResult | None = Field(default=None, exclude=True)
+    earlier_result: "SessionBeforeTreeResult | None" = Field(default=None, exclude=True)
     """What the impls that ran before this one answered (set by the dispatcher): a default
     summarizer stands aside when it holds a summary and honours its instruction overrides."""
 

@@ -1,13 +1,12 @@
 """tool_call and tool_result: one variant per built-in tool, and one for custom tools."""
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from pi_core.messages.base import StrictWireModel, WireModel
 from pi_core.messages.content import UserContent
+from pi_core.model_defaults import empty_list
 from pi_core.tools.inputs import (
     BashToolDetails,
     BashToolInput,
@@ -101,7 +100,7 @@ class ToolResultEvent(WireModel):
     tool_call_id: str
     tool_name: str
     input: Any
-    content: list[UserContent] = Field(default_factory=list)
+    content: list[UserContent] = Field(default_factory=empty_list)
     details: Any = None
     is_error: bool = False
 

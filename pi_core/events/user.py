@@ -1,7 +1,5 @@
 """Events from the user's side: input, `!` bash, model and thinking-level selection."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 

@@ -1,7 +1,5 @@
 """Agent-side message roles that live in sessions and are converted before reaching an LLM."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter

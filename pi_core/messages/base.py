@@ -1,7 +1,5 @@
 """The base of every wire-format model: snake_case in Python, pi's camelCase in JSON."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict

@@ -1,7 +1,5 @@
 """Content blocks: text, thinking, images and tool calls, as pi's LLM layer names them."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """The three messages an LLM sees: user, assistant and tool result, with usage and cost."""
 
-from __future__ import annotations
-
 import time
 from typing import Any, Literal
 
@@ -10,6 +8,7 @@ from pydantic import Field
 from pi_core.messages.base import WireModel
 from pi_core.messages.content import AssistantContent, TextContent, UserContent
 from pi_core.messages.tokens import TokenData
+from pi_core.model_defaults import empty_list
 
 StopReason = Literal["stop", "length", "toolUse", "error", "aborted"]
 
@@ -65,7 +64,7 @@ class AssistantMessage(WireModel):
     """A model's response with the provider that produced it and why it stopped."""
 
     role: Literal["assistant"] = "assistant"
-    content: list[AssistantContent] = Field(default_factory=list)
+    content: list[AssistantContent] = Field(default_factory=empty_list)
     api: str = ""
     provider: str = ""
     model: str = ""
@@ -85,7 +84,7 @@ class ToolResultMessage(WireModel):
     role: Literal["toolResult"] = "toolResult"
     tool_call_id: str
     tool_name: str
-    content: list[UserContent] = Field(default_factory=list)
+    content: list[UserContent] = Field(default_factory=empty_list)
     details: Any = None
     is_error: bool = False
     timestamp: int = Field(default_factory=now_ms)

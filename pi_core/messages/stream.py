@@ -1,7 +1,5 @@
 """Events a provider streams while it builds an assistant message."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

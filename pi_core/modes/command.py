@@ -37,8 +37,8 @@ class RunCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Add plugin flags as options, then parse as usual; when the REPL can draw its editor
         before the plugins load (no option a plugin could own), they are not loaded here."""
+        from pi_core.modes.early_start import early_start_wanted
         from pi_core.modes.export_cli import export_needs_no_plugins
-        from pi_core.modes.interactive.launch import early_start_wanted
 
         known = {name for param in self.params for name in param.opts}
         if early_start_wanted(args, known):

@@ -21,6 +21,7 @@ from pi_core.plugins.context import CommandContext, ExtensionContext
 from pi_core.plugins.dispatch import HookDispatcher
 from pi_core.plugins.errors import Diagnostic, PluginLoadError
 from pi_core.plugins.foreign import ForeignExtension
+from pi_core.plugins.hookimpl_scan import ScanningPluginManager
 from pi_core.plugins.importing import import_plugin
 from pi_core.plugins.installed import recorded_plugin_errors
 from pi_core.plugins.registrations import PluginRegistrations, Registry
@@ -68,7 +69,7 @@ class PluginManager:
     ) -> None:
         self.cwd = Path(cwd).resolve()
         self.agent_dir = agent_dir or default_agent_dir()
-        self.pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        self.pm = ScanningPluginManager(hookspecs.PROJECT_NAME)
         self.pm.add_hookspecs(hookspecs)
         self.runtime = PluginRuntime(str(self.cwd), ui, self._report_bus_error)
         self.ctx = ExtensionContext(self.runtime)
@@ -192,7 +193,7 @@ class PluginManager:
         hooks stay unregistered until `replace`); raises what `register` would record."""
         key = self._unique_key(source)
         self._check_hookimpls(obj)
-        scratch = pluggy.PluginManager(hookspecs.PROJECT_NAME)
+        scratch = ScanningPluginManager(hookspecs.PROJECT_NAME)
         scratch.add_hookspecs(hookspecs)
         scratch.register(obj, name=key)  # pluggy's own validation, as the live manager does it
         try:

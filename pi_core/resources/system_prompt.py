@@ -1,8 +1,6 @@
 """Building the system prompt: introduction, tools, guidelines, documentation pointers, context
 files, skills, date and working directory, in pi 0.73.1's order and layout."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Sequence
 from datetime import date
@@ -12,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from pi_core.js_text import js_trim
+from pi_core.model_defaults import empty_list
 from pi_core.resources.context_files import ContextFile
 from pi_core.resources.skills import Skill, format_skills_for_prompt
 
@@ -63,7 +62,7 @@ class ToolPrompt(BaseModel):
 
     name: str
     snippet: str | None = None
-    guidelines: list[str] = Field(default_factory=list)
+    guidelines: list[str] = Field(default_factory=empty_list)
 
 
 class SystemPromptOptions(BaseModel):
@@ -74,9 +73,9 @@ class SystemPromptOptions(BaseModel):
     append_system_prompt: str | None = None
     selected_tools: list[str] | None = None
     tool_snippets: dict[str, str] = Field(default_factory=dict)
-    prompt_guidelines: list[str] = Field(default_factory=list)
-    context_files: list[ContextFile] = Field(default_factory=list)
-    skills: list[Skill] = Field(default_factory=list)
+    prompt_guidelines: list[str] = Field(default_factory=empty_list)
+    context_files: list[ContextFile] = Field(default_factory=empty_list)
+    skills: list[Skill] = Field(default_factory=empty_list)
     today: date | None = None
     doc_paths: DocPaths | None = None
 

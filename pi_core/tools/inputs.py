@@ -1,8 +1,6 @@
 """Parameter and details models of the seven built-in tools: pi 0.73.1's schemas (names, types,
 required fields), described in this project's words."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, WithJsonSchema

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from pi_core.messages.base import WireModel
 from pi_core.messages.content import ImageContent, TextContent, UserContent
+from pi_core.model_defaults import empty_list
 from pi_core.tools.schema import tool_parameters_schema
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ ParamsT = TypeVar("ParamsT", bound=BaseModel)
 class ToolResult(WireModel):
     """What a tool returns: content for the LLM and details for renderers and plugins."""
 
-    content: list[UserContent] = Field(default_factory=list)
+    content: list[UserContent] = Field(default_factory=empty_list)
     details: Any = None
 
     @classmethod

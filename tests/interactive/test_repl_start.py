@@ -145,7 +145,7 @@ def test_the_editor_comes_first_only_when_no_option_needs_the_plugins(
     monkeypatch: pytest.MonkeyPatch, args: list[str], wanted: bool
 ) -> None:
     from pi_core.modes.command import run_command
-    from pi_core.modes.interactive.launch import early_start_wanted
+    from pi_core.modes.early_start import early_start_wanted
 
     monkeypatch.setattr("sys.stdin", _Tty())
     monkeypatch.setattr("sys.stdout", _Tty())

@@ -8,7 +8,9 @@ sent, and no key reaches a binding, before every plugin (every gate) is loaded. 
 to load stops the start, as it does without the early editor.
 
 Plugins may add command-line flags, which are only known once they have loaded; the command line
-takes this path only when every option on it is a built-in one (`early_start_wanted`).
+takes this path only when every option on it is a built-in one
+(`pi_core.modes.early_start.early_start_wanted`, which every run checks without importing this
+module).
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import asyncio
 import contextlib
 import importlib
 import io
-import os
 import signal
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,31 +51,6 @@ CORE_MODULES = (
     "pi_core.modes.interactive.header",
     "pi_core.modes.interactive.themes.active",
 )
-
-
-# Options that leave the REPL out (print, rpc, help…) or open it behind a picker (`-r`).
-NOT_THE_REPL_AT_ONCE = frozenset(("-p", "--print", "--mode", "-h", "--help", "-v", "--version",
-                                  "-r", "--resume", "--list-models", "--export"))  # fmt: skip
-
-
-def early_start_wanted(args: Iterable[str], built_in_options: set[str]) -> bool:
-    """True when `pi ARGS` opens the REPL in a terminal and names no option a plugin could own,
-    so the editor can be drawn before the plugins load."""
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        return False
-    if os.environ.get("TERM", "") == "dumb":
-        return False
-    for arg in args:
-        if arg == "--":
-            break
-        if not arg.startswith("-") or arg == "-":
-            continue
-        name = arg.split("=", 1)[0]
-        if name not in built_in_options:
-            return False  # a plugin's flag (or a typo, which click reports as usual)
-        if name in NOT_THE_REPL_AT_ONCE:
-            return False
-    return True
 
 
 def _import_all(names: tuple[str, ...]) -> None:

@@ -4,8 +4,6 @@ JSON names are pi's camelCase (`defaultModel`, `compaction.reserveTokens`); attr
 snake_case. Keys we do not know are kept (`extra="allow"`), so nothing a user wrote is lost.
 """
 
-from __future__ import annotations
-
 import math
 import os
 from typing import Any, Literal
@@ -13,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from pi_core.messages.base import WireModel
+from pi_core.model_defaults import empty_list
 from pi_core.thinking import ThinkingLevel
 
 QueueMode = Literal["all", "one-at-a-time"]
@@ -139,11 +138,11 @@ class Settings(WireModel):
     npm_command: list[str] | None = None
     collapse_changelog: bool = False
     enable_install_telemetry: bool = True
-    packages: list[str | PackageFilter] = Field(default_factory=list)
-    extensions: list[str] = Field(default_factory=list)
-    skills: list[str] = Field(default_factory=list)
-    prompts: list[str] = Field(default_factory=list)
-    themes: list[str] = Field(default_factory=list)
+    packages: list[str | PackageFilter] = Field(default_factory=empty_list)
+    extensions: list[str] = Field(default_factory=empty_list)
+    skills: list[str] = Field(default_factory=empty_list)
+    prompts: list[str] = Field(default_factory=empty_list)
+    themes: list[str] = Field(default_factory=empty_list)
     enable_skill_commands: bool = True
     terminal: TerminalSettings = Field(default_factory=TerminalSettings)
     images: ImageSettings = Field(default_factory=ImageSettings)
@@ -157,7 +156,7 @@ class Settings(WireModel):
     markdown: MarkdownSettings = Field(default_factory=MarkdownSettings)
     warnings: WarningSettings = Field(default_factory=WarningSettings)
     session_dir: str | None = None
-    blocked_plugins: list[str] = Field(default_factory=list)  # ours: plugins not to load
+    blocked_plugins: list[str] = Field(default_factory=empty_list)  # ours: plugins not to load
 
     @field_validator("tree_filter_mode", mode="before")
     @classmethod

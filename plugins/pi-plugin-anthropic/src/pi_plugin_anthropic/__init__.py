@@ -9,8 +9,8 @@ from pi_core import ExtensionContext, hookimpl
 from pi_core.events import ModelSelectEvent, SessionStartEvent
 from pi_core.providers import ProviderConfig
 from pi_plugin_anthropic.extra_usage import ExtraUsageWarning
+from pi_plugin_anthropic.lazy_streams import stream_messages
 from pi_plugin_anthropic.login import AnthropicLogin
-from pi_plugin_anthropic.stream import stream_messages
 
 STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
 """API kind → stream function, for custom providers in models.json."""

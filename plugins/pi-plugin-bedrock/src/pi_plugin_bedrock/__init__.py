@@ -7,7 +7,7 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_bedrock.stream import stream_converse
+from pi_plugin_bedrock.lazy_streams import stream_converse
 
 STREAMS: dict[str, Any] = {"bedrock-converse-stream": stream_converse}
 """API kind → stream function, for custom providers in models.json."""

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 # The Bash permission parser (tree-sitter's grammar) loads with the plugin: a missing wheel fails
-# the plugin's load (and so pi's start), never a permission check.
-import pi_plugin_claude.permissions.shell  # noqa: F401
+# the plugin's load (and so pi's start), never a permission check. The code that walks its trees
+# (permissions.shell, bash_policy, readonly) is imported on the first Bash decision.
+import pi_plugin_claude.permissions.grammar  # noqa: F401
 from pi_core import SettingsManager, hookimpl
 from pi_core.events import (
     AgentEndEvent,

@@ -8,7 +8,7 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_google.stream import stream_gemini, stream_vertex
+from pi_plugin_google.lazy_streams import stream_gemini, stream_vertex
 
 STREAMS: dict[str, Any] = {"google-generative-ai": stream_gemini, "google-vertex": stream_vertex}
 """API kind → stream function, for custom providers in models.json."""

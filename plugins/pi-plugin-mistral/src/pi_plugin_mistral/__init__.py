@@ -7,7 +7,8 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_mistral.stream import BASE_URL, stream_mistral
+from pi_plugin_mistral.endpoint import BASE_URL
+from pi_plugin_mistral.lazy_streams import stream_mistral
 
 STREAMS: dict[str, Any] = {"mistral-conversations": stream_mistral}
 """API kind → stream function, for custom providers in models.json."""

@@ -22,12 +22,12 @@ from pi_core.providers import (
     with_retry_after,
 )
 from pi_plugin_mistral.convert import build_payload
+from pi_plugin_mistral.endpoint import BASE_URL
 from pi_plugin_mistral.events import DONE, MistralEvents
 
 if TYPE_CHECKING:
     import httpx
 
-BASE_URL = "https://api.mistral.ai"
 PATH = "v1/chat/completions"
 USER_AGENT = f"pi-harness/{__version__}"
 MAX_ERROR_BODY = 4000

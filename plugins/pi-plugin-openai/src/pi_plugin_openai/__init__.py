@@ -8,11 +8,13 @@ from typing import Any
 
 from pi_core import hookimpl
 from pi_core.providers import ProviderConfig
-from pi_plugin_openai.azure import stream_azure_responses
-from pi_plugin_openai.codex import stream_codex_responses
 from pi_plugin_openai.codex_login import CodexLogin
 from pi_plugin_openai.completions import stream_completions
-from pi_plugin_openai.responses import stream_responses
+from pi_plugin_openai.lazy_streams import (
+    stream_azure_responses,
+    stream_codex_responses,
+    stream_responses,
+)
 
 STREAMS: dict[str, Any] = {
     "openai-responses": stream_responses,

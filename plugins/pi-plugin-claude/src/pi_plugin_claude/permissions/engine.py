@@ -6,7 +6,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pi_plugin_claude.permissions.bash_policy import decide_bash
 from pi_plugin_claude.permissions.modes import FILE_EDIT_TOOLS, READ_ONLY_TOOLS, PermissionMode
 from pi_plugin_claude.permissions.path_rules import call_targets, rule_applies, search_note
 from pi_plugin_claude.permissions.paths import is_inside, root_spellings
@@ -109,6 +108,10 @@ class PermissionPolicy:
         return self._unanswered(tool_name, tool_input, "default")
 
     def _decide_bash(self, tool_input: dict[str, Any], command: str) -> Decision:
+        # Imported on the first Bash call: a run without one never loads the command walker (the
+        # grammar itself loads with the plugin, permissions.grammar).
+        from pi_plugin_claude.permissions.bash_policy import decide_bash
+
         verdict = decide_bash(self, command)
         if verdict.outcome == "deny":
             message = f"Permission to use {describe_call('Bash', tool_input)} has been denied."

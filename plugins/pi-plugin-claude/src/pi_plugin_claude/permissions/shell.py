@@ -4,8 +4,8 @@ The parser is tree-sitter's bash grammar (the `tree-sitter` and `tree-sitter-bas
 is maintained with the grammar GitHub and editors use, knows heredocs, quoting, `$(…)`,
 backticks, process substitution and `&`, and marks what it cannot read with ERROR nodes instead
 of guessing. (`bashlex` was the alternative; it is unmaintained since 2023 and raises on common
-syntax such as `[[ … ]]` and `case`.) The grammar is loaded when this module is imported, so a
-missing wheel fails the plugin's load, never a permission check.
+syntax such as `[[ … ]]` and `case`.) The grammar is loaded by `grammar`, which the plugin
+imports at load, so a missing wheel fails the plugin's load, never a permission check.
 
 `parse_command` walks the tree: lists (`;`, `&&`, `||`, `&`, newlines), pipelines, subshells,
 `{ …; }`, redirections, `$(…)`, backticks, `<(…)`/`>(…)`, heredoc bodies and the values of
@@ -21,12 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
+from pi_plugin_claude.permissions.grammar import BASH_PARSER as _PARSER
 from pi_plugin_claude.permissions.wrappers import unwrap
-
-_PARSER = Parser(Language(tree_sitter_bash.language()))
 
 _MAX_DEPTH = 8
 """How deeply `bash -c "bash -c '…'"` may nest before the command is called unknown."""
