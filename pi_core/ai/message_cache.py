@@ -139,17 +139,28 @@ class PrefixCache(Generic[T]):
     def __init__(self, size: int = 4) -> None:
         self._size = size
         self._saved: dict[Hashable, tuple[list[Any], T]] = {}
+        _PREFIX_CACHES.add(self)
 
     def resume(self, key: Hashable, messages: list[Any]) -> tuple[int, T | None]:
         """Return how many leading messages the state saved for `key` covers, and that state
-        (0 and None unless `messages` starts with exactly the messages it was saved for)."""
+        (0 and None unless `messages` starts with exactly the messages it was saved for).
+
+        A state that does not match is dropped at once: this request replaces it anyway, and
+        until then it would keep the previous conversation's messages and their converted forms
+        alive next to the new ones (another session's history, after a switch).
+        """
         found = self._saved.get(key)
         if found is None:
             return 0, None
         sources, state = found
         if len(sources) > len(messages) or not all(map(operator.is_, sources, messages)):
+            del self._saved[key]
             return 0, None
         return len(sources), state
+
+    def clear(self) -> None:
+        """Forget every saved state."""
+        self._saved.clear()
 
     def save(self, key: Hashable, sources: list[Any], state: T) -> None:
         """Remember `state` as what the messages `sources` (a list of their own) made."""
@@ -157,3 +168,13 @@ class PrefixCache(Generic[T]):
         self._saved[key] = (sources, state)
         while len(self._saved) > self._size:
             del self._saved[next(iter(self._saved))]
+
+
+_PREFIX_CACHES: weakref.WeakSet[PrefixCache[Any]] = weakref.WeakSet()
+
+
+def forget_conversations() -> None:
+    """Empty every `PrefixCache`: the conversation they continue was left (a session switch),
+    so its messages and their converted forms need not stay alive while the next one loads."""
+    for cache in list(_PREFIX_CACHES):
+        cache.clear()
