@@ -84,9 +84,7 @@ def atomic_write(
 
 
 @contextlib.contextmanager
-def atomic_output(
-    path: str | os.PathLike[str], *, mode: int | None = None
-) -> Iterator[BinaryIO]:
+def atomic_output(path: str | os.PathLike[str], *, mode: int | None = None) -> Iterator[BinaryIO]:
     """A file to write into part by part; on a clean exit it replaces `path`, else it is removed.
 
     `atomic_write` for output too large to build in memory first (an HTML export, a migrated
