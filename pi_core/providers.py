@@ -17,6 +17,7 @@ from pi_core.ai.message_cache import (
     MessageCache,
     PrefixCache,
     encode_body,
+    floatless_json_bytes,
     json_bytes,
     json_text,
 )
@@ -97,6 +98,7 @@ __all__ = [
     "classify_error",
     "describe_error",
     "encode_body",
+    "floatless_json_bytes",
     "is_context_overflow",
     "json_bytes",
     "json_text",

@@ -19,6 +19,8 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
+import pydantic_core
+
 from pi_core import deep
 
 T = TypeVar("T")
@@ -64,6 +66,20 @@ def json_text(value: Any) -> str:
 def json_bytes(value: Any) -> bytes:
     """`json_text(value)`, UTF-8 encoded."""
     return json_text(value).encode()
+
+
+def floatless_json_bytes(value: Any) -> bytes:
+    """`json_bytes(value)` for a value its caller built without floats (strings, integers,
+    booleans, None, and lists and string-keyed dicts of them), three times faster.
+
+    pydantic-core's encoder writes the same bytes as `json` for those (the same escapes, non-ASCII
+    as is); only floats differ (`1e-7` against `1e-07`). What it refuses (a lone surrogate, an
+    object it does not know) goes through `json_bytes`, which fails or succeeds as before.
+    """
+    try:
+        return pydantic_core.to_json(value)
+    except pydantic_core.PydanticSerializationError:
+        return json_bytes(value)
 
 
 class EncodedParts:

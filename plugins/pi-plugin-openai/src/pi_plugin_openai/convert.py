@@ -26,6 +26,7 @@ from pi_core.providers import (
     StreamOptions,
     ToolSpec,
     clamp_thinking_level,
+    floatless_json_bytes,
     json_bytes,
     json_text,
     transform_messages,
@@ -151,7 +152,11 @@ def _convert_and_encode(
     model: Model, flags: dict[str, Any], message: Any
 ) -> tuple[dict[str, Any] | None, bytes]:
     converted = _convert(model, flags, message)
-    return converted, json_bytes(converted) if converted is not None else b""
+    if converted is None:
+        return None, b""
+    # only `reasoning_details` (parsed from a signature) may hold a float: `json` writes those
+    encode = json_bytes if "reasoning_details" in converted else floatless_json_bytes
+    return converted, encode(converted)
 
 
 _Converted = tuple[list[dict[str, Any]], list[bytes]]
