@@ -18,6 +18,7 @@ from pi_core.ai.message_cache import (
     PrefixCache,
     encode_body,
     floatless_json_bytes,
+    floatless_json_text,
     json_bytes,
     json_text,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "describe_error",
     "encode_body",
     "floatless_json_bytes",
+    "floatless_json_text",
     "is_context_overflow",
     "json_bytes",
     "json_text",

@@ -82,6 +82,14 @@ def floatless_json_bytes(value: Any) -> bytes:
         return json_bytes(value)
 
 
+def floatless_json_text(value: Any) -> str:
+    """`json_text(value)` for a value without floats, as `floatless_json_bytes` makes it."""
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError:
+        return json_text(value)
+
+
 class EncodedParts:
     """The encoded JSON of the read-only values a request body shares with earlier requests.
 

@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_core.ai.message_cache import floatless_json_bytes, json_bytes
+from pi_core.ai.message_cache import (
+    floatless_json_bytes,
+    floatless_json_text,
+    json_bytes,
+    json_text,
+)
 
 _TEXT = st.text(st.characters(exclude_categories=("Cs",)))  # every character but surrogates
 _SCALARS = st.none() | st.booleans() | st.integers() | _TEXT
@@ -22,6 +27,7 @@ _VALUES = st.recursive(
 @given(_VALUES)
 def test_the_same_bytes_as_json_without_floats(value: Any) -> None:
     assert floatless_json_bytes(value) == json_bytes(value)
+    assert floatless_json_text(value) == json_text(value)
 
 
 def test_escapes_and_non_ascii_as_json_writes_them() -> None:
@@ -34,3 +40,7 @@ def test_a_lone_surrogate_fails_as_with_json() -> None:
         json_bytes({"a": "x\ud800"})
     with pytest.raises(UnicodeEncodeError):
         floatless_json_bytes({"a": "x\ud800"})
+
+
+def test_the_text_of_a_lone_surrogate_is_json_text() -> None:
+    assert floatless_json_text({"a": "x\ud800"}) == json_text({"a": "x\ud800"})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pi_plugin_openai.convert import build_messages, normalize_tool_call_id
+from pi_plugin_openai.convert import arguments_json, build_messages, normalize_tool_call_id
 
-from pi_core.ai.message_cache import EncodedParts, encode_body, json_bytes
+from pi_core.ai.message_cache import EncodedParts, encode_body, json_bytes, json_text
 from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMContext
 from pi_core.ai.transform import transform_messages
@@ -45,3 +45,13 @@ def test_a_float_in_reasoning_details_is_written_as_json_writes_it() -> None:
     spliced, whole = _body([UserMessage(content="go"), assistant])
     assert spliced == whole
     assert b'"score":1e-07,"ratio":1e-05' in spliced
+
+
+def test_tool_call_arguments_are_written_as_json_writes_them() -> None:
+    for arguments in (
+        {"path": "src/é.py", "command": 'echo "\x1b[1m"\n\t\\ \u2028 \U0001f600'},
+        {"limit": 10, "ratio": 1e-07, "flags": [True, None]},
+        {"lone": "x\ud800"},
+        {},
+    ):
+        assert arguments_json(arguments) == json_text(arguments)

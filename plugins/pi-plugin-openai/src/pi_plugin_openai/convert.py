@@ -27,6 +27,7 @@ from pi_core.providers import (
     ToolSpec,
     clamp_thinking_level,
     floatless_json_bytes,
+    floatless_json_text,
     json_bytes,
     json_text,
     transform_messages,
@@ -46,6 +47,8 @@ def compat(model: Model, key: str, default: Any = None) -> Any:
 
 def arguments_json(arguments: dict[str, Any]) -> str:
     """Tool-call arguments as JavaScript's `JSON.stringify` writes them (no spaces)."""
+    if all(type(key) is str and type(value) is str for key, value in arguments.items()):
+        return floatless_json_text(arguments)  # most calls: a path, a command
     return json_text(arguments)  # the same encoding, with an encoder built once
 
 
