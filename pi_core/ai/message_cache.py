@@ -26,11 +26,26 @@ from pi_core import deep
 T = TypeVar("T")
 
 
+class _KeyedRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its cache key (one shared callback instead of a closure each)."""
+
+    __slots__ = ("key",)
+    key: int
+
+
 class MessageCache(Generic[T]):
     """Converted forms of finished messages, by message identity and variant."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[weakref.ref[object], Hashable, T]] = {}
+        entries: dict[int, tuple[_KeyedRef, Hashable, T]] = {}
+        self._entries = entries
+
+        def forget(ref: _KeyedRef) -> None:
+            current = entries.get(ref.key)
+            if current is not None and current[0] is ref:
+                del entries[ref.key]
+
+        self._forget = forget
 
     def get(self, message: Any, variant: Hashable, convert: Callable[[Any], T]) -> T:
         """Return the cached form of `message` for `variant`; `convert(message)` makes it once."""
@@ -39,14 +54,9 @@ class MessageCache(Generic[T]):
         if found is not None and found[0]() is message and found[1] == variant:
             return found[2]
         value = convert(message)
-        entries = self._entries
-
-        def forget(ref: weakref.ref[object], key: int = key) -> None:
-            current = entries.get(key)
-            if current is not None and current[0] is ref:
-                del entries[key]
-
-        entries[key] = (weakref.ref(message, forget), variant, value)
+        ref = _KeyedRef(message, self._forget)
+        ref.key = key
+        self._entries[key] = (ref, variant, value)
         return value
 
     def __len__(self) -> int:
