@@ -115,10 +115,12 @@ def _each_line(data: bytes) -> Iterator[bytes]:
 def _parse_whole_lines(lines: Iterable[bytes]) -> list[RawEntry] | None:
     """Parse every line; None at the first one that is not a whole JSON object.
 
-    pydantic-core's parser, line by line, with only the keys interned (values such as ids are
-    unique): a third faster than one parse of the lines joined into an array, which costs a copy
-    of the whole file first. `json` takes the lines pydantic-core refuses but `json` reads (a
-    lone surrogate escape).
+    pydantic-core's parser, line by line, with short strings taken from its string cache, values
+    too: the roles, types, model names and stop reasons repeated on every line are then one
+    object each (a fifth less memory for a session's entries, and as fast: fewer allocations
+    make up for the lookups). A third faster than one parse of the lines joined into an array,
+    which costs a copy of the whole file first. `json` takes the lines pydantic-core refuses but
+    `json` reads (a lone surrogate escape).
     """
     parse = pydantic_core.from_json
     entries: list[RawEntry] = []
@@ -127,7 +129,7 @@ def _parse_whole_lines(lines: Iterable[bytes]) -> list[RawEntry] | None:
         if not raw:
             continue
         try:
-            entry = parse(raw, cache_strings="keys")
+            entry = parse(raw, cache_strings=True)
         except ValueError:
             try:
                 entry = deep.loads(raw)
@@ -153,7 +155,7 @@ def _parse(path: Path, data: bytes) -> ReadResult:
             continue
         try:
             try:
-                entry = pydantic_core.from_json(raw, cache_strings="keys")
+                entry = pydantic_core.from_json(raw, cache_strings=True)
             except ValueError:
                 entry = deep.loads(raw)  # the lines it takes that pydantic-core does not; its error
             if not isinstance(entry, dict):
