@@ -84,14 +84,14 @@ def atomic_write(
 
 
 @contextlib.contextmanager
-def atomic_output(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+def atomic_output(path: str | os.PathLike[str], *, mode: int | None = None) -> Iterator[BinaryIO]:
     """A file to write into part by part; on a clean exit it replaces `path`, else it is removed.
 
-    `atomic_write` for output too large to build in memory first (an HTML export): a failure
-    never leaves half a file, and an existing file keeps its mode.
+    `atomic_write` for output too large to build in memory first (an HTML export, a migrated
+    session): a failure never leaves half a file; `mode` as in `atomic_write`.
     """
     target = write_target(os.fspath(path))
-    mode = _mode_for(target, None)
+    mode = _mode_for(target, mode)
     fd, temp_path = _temporary_beside(target)
     try:
         with os.fdopen(fd, "wb", buffering=1 << 20) as handle:

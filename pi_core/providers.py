@@ -17,6 +17,8 @@ from pi_core.ai.message_cache import (
     MessageCache,
     PrefixCache,
     encode_body,
+    floatless_json_bytes,
+    floatless_json_text,
     json_bytes,
     json_text,
 )
@@ -97,6 +99,8 @@ __all__ = [
     "classify_error",
     "describe_error",
     "encode_body",
+    "floatless_json_bytes",
+    "floatless_json_text",
     "is_context_overflow",
     "json_bytes",
     "json_text",

@@ -14,6 +14,7 @@ from pi_core.abort import AbortController
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.relocate import session_folder
 from pi_core.agent_session.session_controls import SessionControls
+from pi_core.ai.message_cache import forget_conversations
 from pi_core.ai.model_registry import ModelRegistry
 from pi_core.events.session import (
     SessionBeforeForkEvent,
@@ -122,7 +123,15 @@ class Navigator:
             raise MissingSessionCwdError(issue)
         previous = self._session_file()
         await self._leave("resume", str(target))
-        self._session_manager.switch_to(target)
+        # The session being left is let go before the next one is read, so the two are never
+        # in memory at once; should the file be unusable, the transcript is rebuilt as it was.
+        self._agent.state.messages = []
+        forget_conversations()
+        try:
+            self._session_manager.switch_to(target)
+        except BaseException:
+            self._controls.reload_messages()
+            raise
         folder = self._cwd if issue is not None else session_folder(stored_cwd(target), self._cwd)
         self._session_manager.cwd = folder
         if self._relocate is not None and folder != self._cwd:

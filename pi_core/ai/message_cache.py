@@ -19,16 +19,33 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Any, Generic, TypeVar
 
+import pydantic_core
+
 from pi_core import deep
 
 T = TypeVar("T")
+
+
+class _KeyedRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its cache key (one shared callback instead of a closure each)."""
+
+    __slots__ = ("key",)
+    key: int
 
 
 class MessageCache(Generic[T]):
     """Converted forms of finished messages, by message identity and variant."""
 
     def __init__(self) -> None:
-        self._entries: dict[int, tuple[weakref.ref[object], Hashable, T]] = {}
+        entries: dict[int, tuple[_KeyedRef, Hashable, T]] = {}
+        self._entries = entries
+
+        def forget(ref: _KeyedRef) -> None:
+            current = entries.get(ref.key)
+            if current is not None and current[0] is ref:
+                del entries[ref.key]
+
+        self._forget = forget
 
     def get(self, message: Any, variant: Hashable, convert: Callable[[Any], T]) -> T:
         """Return the cached form of `message` for `variant`; `convert(message)` makes it once."""
@@ -37,14 +54,9 @@ class MessageCache(Generic[T]):
         if found is not None and found[0]() is message and found[1] == variant:
             return found[2]
         value = convert(message)
-        entries = self._entries
-
-        def forget(ref: weakref.ref[object], key: int = key) -> None:
-            current = entries.get(key)
-            if current is not None and current[0] is ref:
-                del entries[key]
-
-        entries[key] = (weakref.ref(message, forget), variant, value)
+        ref = _KeyedRef(message, self._forget)
+        ref.key = key
+        self._entries[key] = (ref, variant, value)
         return value
 
     def __len__(self) -> int:
@@ -64,6 +76,28 @@ def json_text(value: Any) -> str:
 def json_bytes(value: Any) -> bytes:
     """`json_text(value)`, UTF-8 encoded."""
     return json_text(value).encode()
+
+
+def floatless_json_bytes(value: Any) -> bytes:
+    """`json_bytes(value)` for a value its caller built without floats (strings, integers,
+    booleans, None, and lists and string-keyed dicts of them), three times faster.
+
+    pydantic-core's encoder writes the same bytes as `json` for those (the same escapes, non-ASCII
+    as is); only floats differ (`1e-7` against `1e-07`). What it refuses (a lone surrogate, an
+    object it does not know) goes through `json_bytes`, which fails or succeeds as before.
+    """
+    try:
+        return pydantic_core.to_json(value)
+    except pydantic_core.PydanticSerializationError:
+        return json_bytes(value)
+
+
+def floatless_json_text(value: Any) -> str:
+    """`json_text(value)` for a value without floats, as `floatless_json_bytes` makes it."""
+    try:
+        return pydantic_core.to_json(value).decode()
+    except pydantic_core.PydanticSerializationError:
+        return json_text(value)
 
 
 class EncodedParts:
@@ -139,17 +173,28 @@ class PrefixCache(Generic[T]):
     def __init__(self, size: int = 4) -> None:
         self._size = size
         self._saved: dict[Hashable, tuple[list[Any], T]] = {}
+        _PREFIX_CACHES.add(self)
 
     def resume(self, key: Hashable, messages: list[Any]) -> tuple[int, T | None]:
         """Return how many leading messages the state saved for `key` covers, and that state
-        (0 and None unless `messages` starts with exactly the messages it was saved for)."""
+        (0 and None unless `messages` starts with exactly the messages it was saved for).
+
+        A state that does not match is dropped at once: this request replaces it anyway, and
+        until then it would keep the previous conversation's messages and their converted forms
+        alive next to the new ones (another session's history, after a switch).
+        """
         found = self._saved.get(key)
         if found is None:
             return 0, None
         sources, state = found
         if len(sources) > len(messages) or not all(map(operator.is_, sources, messages)):
+            del self._saved[key]
             return 0, None
         return len(sources), state
+
+    def clear(self) -> None:
+        """Forget every saved state."""
+        self._saved.clear()
 
     def save(self, key: Hashable, sources: list[Any], state: T) -> None:
         """Remember `state` as what the messages `sources` (a list of their own) made."""
@@ -157,3 +202,13 @@ class PrefixCache(Generic[T]):
         self._saved[key] = (sources, state)
         while len(self._saved) > self._size:
             del self._saved[next(iter(self._saved))]
+
+
+_PREFIX_CACHES: weakref.WeakSet[PrefixCache[Any]] = weakref.WeakSet()
+
+
+def forget_conversations() -> None:
+    """Empty every `PrefixCache`: the conversation they continue was left (a session switch),
+    so its messages and their converted forms need not stay alive while the next one loads."""
+    for cache in list(_PREFIX_CACHES):
+        cache.clear()

@@ -21,6 +21,7 @@ from pi_core.ai.model import Model
 from pi_core.ai.protocol import LLMMessage
 from pi_core.messages.content import ImageContent, TextContent, ThinkingContent, ToolCall
 from pi_core.messages.llm import AssistantMessage, ToolResultMessage, UserMessage
+from pi_core.messages.replace import with_fields
 
 NormalizeToolCallId = Callable[[str, Model, AssistantMessage], str]
 """(tool-call id, the target model, the message that made the call) → an id the API accepts."""
@@ -77,8 +78,8 @@ def _foreign_assistant(
             new_id = normalize(block.id, model, message) if normalize is not None else block.id
             if new_id != block.id:
                 ids[block.id] = new_id
-            content.append(block.model_copy(update={"id": new_id, "thought_signature": None}))
-    return message.model_copy(update={"content": content}), tuple(ids.items())
+            content.append(with_fields(block, id=new_id, thought_signature=None))
+    return with_fields(message, content=content), tuple(ids.items())
 
 
 def _assistant(

@@ -13,7 +13,7 @@ import json
 import os
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +22,7 @@ from typing import Any
 import pydantic_core
 
 from pi_core import deep
-from pi_core.fileio import atomic_write
+from pi_core.fileio import atomic_output
 from pi_core.session.paths import SESSION_FILE_MODE, make_private_dir
 
 RawEntry = dict[str, Any]
@@ -100,13 +100,27 @@ def read_session_file(path: Path) -> ReadResult:
         return _parse(path, data)
 
 
-def _parse_whole_lines(lines: list[bytes]) -> list[RawEntry] | None:
+def _each_line(data: bytes) -> Iterator[bytes]:
+    """The lines of `data`, one at a time (each freed once parsed, unlike `data.split`'s list)."""
+    find = data.find
+    start = 0
+    end = find(b"\n")
+    while end != -1:
+        yield data[start:end]
+        start = end + 1
+        end = find(b"\n", start)
+    yield data[start:]
+
+
+def _parse_whole_lines(lines: Iterable[bytes]) -> list[RawEntry] | None:
     """Parse every line; None at the first one that is not a whole JSON object.
 
-    pydantic-core's parser, line by line, with only the keys interned (values such as ids are
-    unique): a third faster than one parse of the lines joined into an array, which costs a copy
-    of the whole file first. `json` takes the lines pydantic-core refuses but `json` reads (a
-    lone surrogate escape).
+    pydantic-core's parser, line by line, with short strings taken from its string cache, values
+    too: the roles, types, model names and stop reasons repeated on every line are then one
+    object each (a fifth less memory for a session's entries, and as fast: fewer allocations
+    make up for the lookups). A third faster than one parse of the lines joined into an array,
+    which costs a copy of the whole file first. `json` takes the lines pydantic-core refuses but
+    `json` reads (a lone surrogate escape).
     """
     parse = pydantic_core.from_json
     entries: list[RawEntry] = []
@@ -115,7 +129,7 @@ def _parse_whole_lines(lines: list[bytes]) -> list[RawEntry] | None:
         if not raw:
             continue
         try:
-            entry = parse(raw, cache_strings="keys")
+            entry = parse(raw, cache_strings=True)
         except ValueError:
             try:
                 entry = deep.loads(raw)
@@ -129,11 +143,11 @@ def _parse_whole_lines(lines: list[bytes]) -> list[RawEntry] | None:
 
 def _parse(path: Path, data: bytes) -> ReadResult:
     result = ReadResult(ends_mid_line=bool(data) and not data.endswith(b"\n"))
-    lines = data.split(b"\n")
-    whole = _parse_whole_lines(lines)
+    whole = _parse_whole_lines(_each_line(data))
     if whole is not None:
         result.entries = whole
         return _check_header(path, data, result)
+    lines = data.split(b"\n")
     last_index = len(lines) - 1
     torn_first: bytes | None = None
     for number, raw in enumerate(lines, start=1):
@@ -141,7 +155,7 @@ def _parse(path: Path, data: bytes) -> ReadResult:
             continue
         try:
             try:
-                entry = pydantic_core.from_json(raw, cache_strings="keys")
+                entry = pydantic_core.from_json(raw, cache_strings=True)
             except ValueError:
                 entry = deep.loads(raw)  # the lines it takes that pydantic-core does not; its error
             if not isinstance(entry, dict):
@@ -332,6 +346,9 @@ def rewrite_file(path: Path, entries: list[RawEntry], *, mode: int | None = None
     make_private_dir(path.parent)
     if mode is None and not path.exists():
         mode = SESSION_FILE_MODE
-    with gc_paused():
-        content = b"".join([encode_line(entry) for entry in entries])
-    atomic_write(path, content, mode=mode)
+    # Line by line into the temporary file: the whole text never sits in memory next to the
+    # entries (a 1 MB session held it twice, as lines and joined).
+    with atomic_output(path, mode=mode) as handle:
+        write = handle.write
+        for entry in entries:
+            write(encode_line(entry))

@@ -162,6 +162,7 @@ class SessionManager:
         """Load a session file; a missing or empty one becomes a new session at that path."""
         self._close()
         path = Path(path).expanduser().resolve()
+        self._forget_models()  # the models of the session left go before the next file is read
         result = _preloaded or (read_session_file(path) if path.exists() else None)
         if result is None or not result.entries:
             self.new_session()
@@ -488,6 +489,13 @@ class SessionManager:
         if self._appender is not None:
             self._appender.close()
             self._appender = None
+
+    def _forget_models(self) -> None:
+        """Drop the typed entries, messages and context built from the entries (rebuilt on
+        demand), keeping the entries themselves."""
+        self._typed = {}
+        self._messages = {}
+        self._context = None
 
     def _apply_label(self, entry: RawEntry) -> None:
         target = entry.get("targetId")

@@ -26,6 +26,8 @@ from pi_core.providers import (
     StreamOptions,
     ToolSpec,
     clamp_thinking_level,
+    floatless_json_bytes,
+    floatless_json_text,
     json_bytes,
     json_text,
     transform_messages,
@@ -45,6 +47,8 @@ def compat(model: Model, key: str, default: Any = None) -> Any:
 
 def arguments_json(arguments: dict[str, Any]) -> str:
     """Tool-call arguments as JavaScript's `JSON.stringify` writes them (no spaces)."""
+    if all(type(key) is str and type(value) is str for key, value in arguments.items()):
+        return floatless_json_text(arguments)  # most calls: a path, a command
     return json_text(arguments)  # the same encoding, with an encoder built once
 
 
@@ -151,7 +155,11 @@ def _convert_and_encode(
     model: Model, flags: dict[str, Any], message: Any
 ) -> tuple[dict[str, Any] | None, bytes]:
     converted = _convert(model, flags, message)
-    return converted, json_bytes(converted) if converted is not None else b""
+    if converted is None:
+        return None, b""
+    # only `reasoning_details` (parsed from a signature) may hold a float: `json` writes those
+    encode = json_bytes if "reasoning_details" in converted else floatless_json_bytes
+    return converted, encode(converted)
 
 
 _Converted = tuple[list[dict[str, Any]], list[bytes]]
