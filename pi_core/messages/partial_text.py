@@ -5,8 +5,8 @@ O(n) in all, not O(n²)); between two joins the partial message a delta event ca
 newest pieces. A builder that leaves its message behind says so here (`lags`), and a reader of
 the partial message itself calls `bring_up_to_date` first: the JSON and RPC records (whose
 `message` holds every delta so far, the event's own included; pi's never lacks one), the
-`message_update` hooks, the REPL once a frame. A reader that follows the deltas (print mode)
-never pays for the join.
+`message_update` hooks, the REPL once a frame. A reader that follows the deltas (the
+plain-terminal REPL) or reads only the final message (print mode) never pays for the join.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from pi_core.modes.interactive.rendering import ansi_fragments, render_ansi
 from pi_core.modes.interactive.selectors.picker import Row
 from pi_core.modes.interactive.theme import Theme
 from pi_core.modes.interactive.transcript import Transcript
-from pi_core.terminal_text import sanitize
+from pi_core.terminal_text import incomplete_tail, sanitize
 from pi_core.tools.tool import ToolResult
 
 OURS = re.compile(
@@ -138,13 +138,17 @@ def test_the_dumb_repl_writes_no_escape_code(text: str, piece: int) -> None:
             self.listener = listener
 
     from pi_core.events.agent import MessageEndEvent, MessageUpdateEvent
+    from pi_core.messages.stream import TextDelta
 
     out = io.StringIO()
     session = Session()
     DumbRepl(session, out)
+    partial = AssistantMessage(content=[TextContent(text="")])  # it follows the deltas alone
     for cut in range(0, len(text), piece):
-        partial = AssistantMessage(content=[TextContent(text=text[:cut])])
-        session.listener(MessageUpdateEvent.model_construct(message=partial))
+        delta = TextDelta(content_index=0, delta=text[cut : cut + piece], partial=partial)
+        session.listener(MessageUpdateEvent(message=partial, assistant_message_event=delta))
+        sent = text[: cut + piece]
+        assert out.getvalue() == sanitize(sent[: incomplete_tail(sent)])  # all but a cut sequence
     session.listener(MessageEndEvent(message=AssistantMessage(content=[TextContent(text=text)])))
     written = out.getvalue()
     assert FORBIDDEN.search(written) is None

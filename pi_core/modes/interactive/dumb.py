@@ -13,9 +13,10 @@ from pi_core.events.agent import (
     ToolExecutionStartEvent,
 )
 from pi_core.messages.llm import AssistantMessage
+from pi_core.modes.interactive.dumb_text import AnswerText
 from pi_core.modes.interactive.tool_views import result_text
 from pi_core.modes.interactive.transcript import args_preview
-from pi_core.terminal_text import incomplete_tail, sanitize
+from pi_core.terminal_text import sanitize
 
 PROMPT = "> "
 
@@ -26,7 +27,7 @@ class DumbRepl:
     def __init__(self, session: Any, out: TextIO | None = None) -> None:
         self.session = session
         self.out = out or sys.stdout
-        self._printed: dict[int, int] = {}
+        self._answer = AnswerText()
         session.subscribe(self.on_event)
 
     def write(self, text: str) -> None:
@@ -37,11 +38,10 @@ class DumbRepl:
     def on_event(self, event: Any) -> None:
         """Print text deltas, tool calls and errors."""
         if isinstance(event, MessageUpdateEvent) and isinstance(event.message, AssistantMessage):
-            self._print_new_text(event.message)
+            self._print(self._answer.on_stream_event(event.assistant_message_event))
         elif isinstance(event, MessageEndEvent) and isinstance(event.message, AssistantMessage):
-            self._print_new_text(event.message, final=True)
-            self._printed = {}
             message = event.message
+            self._print(self._answer.finish(message))
             if message.stop_reason == "error":
                 self.write(f"\nError: {message.error_message}\n")
             elif message.stop_reason == "aborted":
@@ -57,17 +57,9 @@ class DumbRepl:
             label = "error" if event.is_error else "result"
             self.write(f"[{label}] {shown}{more}\n")
 
-    def _print_new_text(self, message: AssistantMessage, final: bool = False) -> None:
-        from pi_core.messages.content import TextContent
-
-        for index, block in enumerate(message.content):
-            if isinstance(block, TextContent):
-                done = self._printed.get(index, 0)
-                # an escape sequence cut by the stream waits for its end, to be removed whole
-                ready = len(block.text) if final else incomplete_tail(block.text)
-                if ready > done:
-                    self.write(block.text[done:ready])
-                    self._printed[index] = ready
+    def _print(self, text: str) -> None:
+        if text:
+            self.write(text)
 
     async def run(self, first_prompt: str | None, images: Any = None) -> int:
         """Loop until end of input or `/quit`."""
