@@ -70,8 +70,9 @@ def test_a_repo_task_runs_in_a_worktree_at_ref_and_records_its_patch(
     (entry,) = [e for e in session.get_raw_entries() if e.get("customType") == "batch_task"]
     assert (entry["data"]["repo"], entry["data"]["ref"]) == ("repo", "v1")
     before = len(fake.server.requests)
+    # the attempt's folder is gone, so pi refuses `--session` there; a fork goes on here
     again = subprocess.run(
-        [*_pi(), "-p", "--session", str(out / record["session"]), *MODEL, "mark w1 again"],
+        [*_pi(), "-p", "--fork", str(out / record["session"]), *MODEL, "mark w1 again"],
         env=batch_env(fake, tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
