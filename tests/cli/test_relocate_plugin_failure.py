@@ -102,3 +102,17 @@ def test_rpc_switch_to_a_folder_whose_plugin_fails_keeps_the_session_and_its_gat
     assert "START-FOLDER-GATE says no" in tool_results[-1]
     assert "Traceback" not in process.close()
     assert json.loads(session.read_text().splitlines()[0])["cwd"] == str(there)
+
+
+def test_pi_session_file_of_such_a_folder_stops_at_start_as_pi_does(cli: Cli) -> None:
+    """At start-up the folder's plugins are the ones loaded: a failure stops pi (exit 1)."""
+    there, broken = folders(cli)
+    session = write_saved_session(cli.agent_dir, there)
+    result = cli.run("--session", str(session), "-p", "run pwd")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert any(
+        line.startswith(f'Error: Failed to load extension "{broken}"')
+        for line in result.stderr.splitlines()
+    ), result.stderr
+    assert cli.server.requests == []
