@@ -1,7 +1,8 @@
 """When the session is replaced the REPL shows only the new one and its prompts, as pi 0.73.1
 does (checked against its source and in tmux): `/new` takes the old conversation off the screen
 and keeps the editor's history; `/resume` of another folder's session shows only that session,
-Up brings back its prompts, and what is typed next is kept in that folder's history."""
+Up brings back its prompts, and what is typed next is kept in that folder's history; a session
+opened at start puts its prompts in the history too."""
 
 from __future__ import annotations
 
@@ -67,3 +68,13 @@ def test_resume_of_another_folder_follows_its_prompts_and_history_file(screen: S
     here_history = history_path(screen.agent_dir, str(screen.cwd)).read_text()
     assert "question there" in there_history and "question there" not in here_history
     assert "question here" in here_history
+
+
+def test_a_session_opened_at_start_puts_its_prompts_in_the_history(screen: Screen) -> None:
+    there = screen.cwd.parent / "there"
+    there.mkdir()
+    session = write_saved_session(screen.agent_dir, there)
+    screen.start("--session", str(session))
+    screen.wait_for(lambda s: "plums noted" in s and "(fake) fake-model" in s)
+    screen.keys("Up")
+    screen.wait_for(lambda s: "remember plums" in " ".join(editor_lines(s)))

@@ -2,8 +2,9 @@
 
 After `/new`, `/resume` and `/import` pi clears its chat and renders the current session's
 messages (none for a new one), so the old conversation leaves the screen. The editor's history
-follows an opened session: pi adds its user messages on top of the prompts typed so far, and
-here the history file becomes the one of the folder the session works in (one file per folder).
+follows an opened session (at start too): pi adds its user messages on top of the prompts typed
+so far, and here the history file becomes the one of the folder the session works in (one file
+per folder).
 """
 
 from __future__ import annotations
@@ -45,6 +46,13 @@ def session_prompts(messages: list[Any]) -> list[str]:
     return [text for text in texts if text]
 
 
+def folder_history(session: Any) -> SessionHistory:
+    """The editor's history for `session`: its folder's file, its prompts on top."""
+    path = history_path(session.plugins.agent_dir, str(session.cwd))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return SessionHistory(path, session_prompts(session.messages))
+
+
 async def show_new_session(app: CommandHost) -> None:
     """After `/new`: the old conversation leaves the screen (and the scrollback)."""
     await relayout(app, app.columns())
@@ -53,9 +61,6 @@ async def show_new_session(app: CommandHost) -> None:
 async def show_opened_session(app: CommandHost) -> None:
     """After `/resume` or `/import`: take the folder's history with the session's prompts on
     top, and show only the opened session's conversation."""
-    session = app.session
-    path = history_path(session.plugins.agent_dir, str(session.cwd))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    app.buffer.history = SessionHistory(path, session_prompts(session.messages))
+    app.buffer.history = folder_history(app.session)
     app.buffer.reset()  # its history is loaded again on the next draw
     await relayout(app, app.columns())
