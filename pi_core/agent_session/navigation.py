@@ -12,7 +12,7 @@ from typing import Any
 
 from pi_core.abort import AbortController
 from pi_core.agent.agent import Agent
-from pi_core.agent_session.relocate import session_folder
+from pi_core.agent_session.relocate import Relocation, session_folder
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.ai.message_cache import forget_conversations
 from pi_core.ai.model_registry import ModelRegistry
@@ -58,10 +58,10 @@ class Navigator:
         controls: SessionControls,
         clear_queues: Callable[[], None],
         cwd: str,
-        relocate: Callable[[str], None] | None = None,
+        relocate: Callable[[str], Relocation] | None = None,
     ) -> None:
         self._cwd = cwd  # where a session whose own folder is gone may continue
-        self._relocate = relocate  # moves the session to an opened session's own folder
+        self._relocate = relocate  # prepares a move to an opened session's own folder
         self._agent = agent
         self._session_manager = session_manager
         self._settings = settings
@@ -108,7 +108,8 @@ class Navigator:
     async def switch_session(self, path: str, in_cwd: bool = False) -> dict[str, Any]:
         """Open another session file and restore its model and thinking level.
 
-        The session then works in the file's stored folder, as in pi (see relocate.py). A file
+        The session then works in the file's stored folder, as in pi (see relocate.py); when
+        that folder's plugins fail to load, PluginLoadFailed is raised and nothing changes. A file
         whose stored folder is gone raises MissingSessionCwdError (nothing changes) unless
         `in_cwd`: then it goes on in this session's folder, its file left as it is.
         """
@@ -121,8 +122,17 @@ class Navigator:
         issue = missing_cwd_of_file(target, self._cwd)
         if issue is not None and not in_cwd:
             raise MissingSessionCwdError(issue)
+        folder = self._cwd if issue is not None else session_folder(stored_cwd(target), self._cwd)
+        move = None
+        if self._relocate is not None and folder != self._cwd:
+            move = self._relocate(folder)  # PluginLoadFailed: nothing changed
         previous = self._session_file()
-        await self._leave("resume", str(target))
+        try:
+            await self._leave("resume", str(target))
+        except BaseException:
+            if move is not None:
+                move.abandon()
+            raise
         # The session being left is let go before the next one is read, so the two are never
         # in memory at once; should the file be unusable, the transcript is rebuilt as it was.
         self._agent.state.messages = []
@@ -131,11 +141,12 @@ class Navigator:
             self._session_manager.switch_to(target)
         except BaseException:
             self._controls.reload_messages()
+            if move is not None:
+                move.abandon()
             raise
-        folder = self._cwd if issue is not None else session_folder(stored_cwd(target), self._cwd)
         self._session_manager.cwd = folder
-        if self._relocate is not None and folder != self._cwd:
-            self._relocate(folder)
+        if move is not None:
+            move.apply()
             self._cwd = folder
         self._reset_agent()
         await self.restore_model_and_thinking()

@@ -3,24 +3,26 @@ stored folder (the header's `cwd`) differs from the one it works in.
 
 pi builds the whole runtime afresh for the opened session's folder: tools, `!` commands and the
 system prompt's working directory follow it, and project settings, plugins, context files and
-resources are read from there. Called between `session_shutdown` and `session_start`.
+resources are read from there. The new folder's plugins are imported first
+(prepare_relocation): when one fails the session does not move at all (fail closed, where pi
+moves and goes on without it); the move itself is applied between `session_shutdown` and
+`session_start`.
 """
 
 from __future__ import annotations
 
-import logging
 import os
+from dataclasses import dataclass
 from typing import Protocol
 
 from pi_core.agent.agent import Agent
 from pi_core.agent_session.toolset import ToolSet
 from pi_core.ai.model_registry import ModelRegistry
+from pi_core.plugins.errors import PluginLoadFailed
 from pi_core.plugins.manager import PluginManager
-from pi_core.plugins.reloading import commit_reload, stage_reload
+from pi_core.plugins.reloading import StagedReload, commit_reload, stage_reload
 from pi_core.resources.resource_loader import ResourceLoader
 from pi_core.resources.settings import SettingsManager
-
-logger = logging.getLogger(__name__)
 
 
 class Relocatable(Protocol):
@@ -45,35 +47,57 @@ def session_folder(stored_cwd: str | None, current: str) -> str:
     return current
 
 
-def relocate(session: Relocatable, folder: str) -> None:
-    """Make `folder` the session's working folder, reloading what pi reads from a folder."""
+@dataclass
+class Relocation:
+    """A move to `folder` whose plugins are imported and waiting: apply() or abandon() it."""
+
+    session: Relocatable
+    folder: str
+    staged: StagedReload
+
+    def apply(self) -> None:
+        """Make `folder` the session's working folder, reloading what pi reads from a folder."""
+        session, folder = self.session, self.folder
+        session.settings.move_project(folder)
+        session.agent.steering_mode = session.settings.get_steering_mode()  # read at creation
+        session.agent.follow_up_mode = session.settings.get_follow_up_mode()
+        session.plugins.move_to(folder)
+        _swap_project_plugins(session, self.staged)
+        session.resources.cwd = folder
+        session.resources.reload()
+        session.cwd = folder
+        session.rebuild_system_prompt()
+
+    def abandon(self) -> None:
+        """Drop the imported plugins: the session stays where it is."""
+        self.staged.abandon()
+
+
+def prepare_relocation(session: Relocatable, folder: str) -> Relocation:
+    """Import the plugins `folder` has, leaving the session as it is. Raise PluginLoadFailed
+    when one of them fails: nothing changes then, so no tool runs in `folder` without all of
+    that folder's plugins (its permission gates among them)."""
     folder = os.path.abspath(folder)
-    if folder == os.path.abspath(session.cwd):
-        return
-    session.settings.move_project(folder)
-    session.agent.steering_mode = session.settings.get_steering_mode()  # read at creation
-    session.agent.follow_up_mode = session.settings.get_follow_up_mode()
-    session.plugins.move_to(folder)
-    _swap_project_plugins(session)
-    session.resources.cwd = folder
-    session.resources.reload()
-    session.cwd = folder
-    session.rebuild_system_prompt()
-
-
-def _swap_project_plugins(session: Relocatable) -> None:
-    """Load the plugin files the new folder has (its `.pi/extensions`, its settings' paths) in
-    place of the old folder's; when one fails, the loaded plugins stay (fail closed)."""
     manager = session.plugins
-    staged = stage_reload(manager)
+    start = manager.cwd
+    manager.move_to(folder)  # where the plugin files are looked up
+    try:
+        staged = stage_reload(manager)  # drops its imports again when one fails
+    finally:
+        manager.move_to(start)
     if staged.errors:
-        for error in staged.errors:
-            logger.warning("plugins of %s not loaded: %s", manager.cwd, error.message())
-        return
+        raise PluginLoadFailed(staged.errors)
+    return Relocation(session, folder, staged)
+
+
+def _swap_project_plugins(session: Relocatable, staged: StagedReload) -> None:
+    """Put the new folder's plugin files (its `.pi/extensions`, its settings' paths) in place of
+    the old folder's; when that fails the loaded plugins stay, and the error listeners hear why."""
+    manager = session.plugins
     try:
         commit_reload(manager, staged)
     except Exception as error:  # the old plugins were registered again
-        logger.warning("plugins of %s not loaded: %s", manager.cwd, error)
+        manager.dispatcher.publish_error("plugins", str(manager.cwd), "load", error)
         return
     session.tools.replace(
         [tool.tool for plugin in staged.old for tool in plugin.registrations.tools],

@@ -21,7 +21,7 @@ from pi_core.agent_session.compaction import CompactionController
 from pi_core.agent_session.navigation import Navigator
 from pi_core.agent_session.plugin_actions import PluginActions
 from pi_core.agent_session.prompting import PromptFlow
-from pi_core.agent_session.relocate import relocate
+from pi_core.agent_session.relocate import prepare_relocation
 from pi_core.agent_session.retry import RetryController
 from pi_core.agent_session.session_controls import SessionControls
 from pi_core.agent_session.session_events import SessionInfoChangedEvent, ThinkingLevelChangedEvent
@@ -131,7 +131,7 @@ class AgentSession:
             controls=self.controls,
             clear_queues=self._clear_queues,
             cwd=cwd,
-            relocate=lambda folder: relocate(self, folder),
+            relocate=lambda folder: prepare_relocation(self, folder),
         )
         self.base_system_prompt = ""
         agent.subscribe(self._on_agent_event)

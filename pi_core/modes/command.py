@@ -287,7 +287,9 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     files = [a[1:] for a in arguments if a.startswith("@")]
     messages = [a for a in arguments if not a.startswith("@")]
     from pi_core.modes.session_cwd import start_in_session_folder
+    from pi_core.modes.session_elsewhere import fork_or_stop
 
+    fork_or_stop(options, interactive=mode is None and not print_mode and sys.stdin.isatty())
     files = start_in_session_folder(options, files)  # a --session works in its own folder
     import asyncio
 

@@ -18,6 +18,10 @@ def opened_session_folder(options: RunOptions) -> tuple[Path, Path] | None:
     start folder; None otherwise (no `--session`, not found: opening it says why)."""
     if not options.session or options.no_session or options.fork:
         return None
+    from pi_core.modes.session_elsewhere import found_elsewhere
+
+    if found_elsewhere(options) is not None:  # forked into the start folder, or not opened
+        return None
     from pi_core.agent_session.relocate import session_folder
     from pi_core.config.paths import agent_dir
     from pi_core.modes.startup import StartupError, find_session, sessions_folder

@@ -80,17 +80,23 @@ def find_session(reference: str, folder: Path) -> Path:
 
     matches: list[Path] = []
     for root in (folder, sessions_root()):
-        if root.is_dir():
-            matches += [p for p in root.rglob("*.jsonl") if reference in p.stem]
+        matches = session_matches(reference, root)
         if matches:
             break
-    unique = sorted(set(matches))
+    unique = matches
     if not unique:
         raise StartupError(f"No session matches {reference!r} (looked in {folder})")
     if len(unique) > 1:
         names = ", ".join(p.name for p in unique[:5])
         raise StartupError(f"{reference!r} matches several sessions: {names}; give more of the id")
     return unique[0]
+
+
+def session_matches(reference: str, root: Path) -> list[Path]:
+    """The session files under `root` whose name holds the (partial) id `reference`, sorted."""
+    if not root.is_dir():
+        return []
+    return sorted({p for p in root.rglob("*.jsonl") if reference in p.stem})
 
 
 def load_plugins_for(options: RunOptions, ui: ExtensionUI | None = None) -> PluginManager:

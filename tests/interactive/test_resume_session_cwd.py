@@ -55,7 +55,7 @@ def test_resume_of_another_folders_session_works_in_that_folder(screen: Screen) 
     screen.wait_for(lambda s: "New session started" in s and footer_place(s) == "~/there")
     screen.type("!pwd")
     screen.keys("Enter")
-    screen.wait_for(lambda s: stripped_lines(s).count(str(there)) == 2)  # the tool's, then this
+    screen.wait_for(lambda s: stripped_lines(s).count(str(there)) == 1)  # /new cleared the tool's
     records = [json.loads(line) for f in screen.sessions() for line in f.read_text().splitlines()]
     assert not any("project" in str(r.get("cwd", "")) for r in records if r["type"] == "session")
 

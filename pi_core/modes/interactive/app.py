@@ -18,7 +18,6 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.filters import Condition
-from prompt_toolkit.history import FileHistory
 from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 from prompt_toolkit.layout import Layout
 from prompt_toolkit.styles import DynamicStyle
@@ -33,7 +32,7 @@ from pi_core.modes.interactive.completion import EditorCompleter
 from pi_core.modes.interactive.completion_pick import completing_context, highlighter
 from pi_core.modes.interactive.dialog_keys import dialog_keys
 from pi_core.modes.interactive.dialogs import Dialog
-from pi_core.modes.interactive.editor import PasteStore, history_path
+from pi_core.modes.interactive.editor import PasteStore
 from pi_core.modes.interactive.extension_ui import InteractiveUI
 from pi_core.modes.interactive.external_editor import configured_editor, edit_externally
 from pi_core.modes.interactive.frames import FrameTimer
@@ -50,6 +49,7 @@ from pi_core.modes.interactive.selectors.picker import dialog_own_keys
 from pi_core.modes.interactive.session_events import (
     handle_event,
 )
+from pi_core.modes.interactive.session_shown import folder_history
 from pi_core.modes.interactive.tasks import Tasks, shortcut_runner
 from pi_core.modes.interactive.terminal_input import install as install_input_listeners
 from pi_core.modes.interactive.terminal_output import threaded_output
@@ -84,11 +84,9 @@ class InteractiveApp:
         self._tasks = Tasks(lambda error: self.transcript.status(error, "red"), self.invalidate)
         self._closing = False
         self.output = threaded_output()
-        history = history_path(session.plugins.agent_dir, str(session.cwd))
-        history.parent.mkdir(parents=True, exist_ok=True)
         self.buffer = Buffer(
             multiline=True,
-            history=FileHistory(str(history)),
+            history=folder_history(session),  # an opened session's prompts on top, as in pi
             completer=ui.autocomplete.over(
                 EditorCompleter(
                     lambda: slash_entries(self),

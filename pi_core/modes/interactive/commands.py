@@ -45,6 +45,9 @@ async def _new(app: CommandHost, args: str) -> None:
     if result.get("cancelled"):
         app.transcript.status("New session cancelled")
         return
+    from pi_core.modes.interactive.session_shown import show_new_session
+
+    await show_new_session(app)  # the old conversation leaves the screen, as in pi
     app.transcript.status("✓ New session started", "green")
 
 

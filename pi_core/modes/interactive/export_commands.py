@@ -83,6 +83,9 @@ async def import_command(app: CommandHost, args: str) -> None:
             target.unlink(missing_ok=True)
         app.transcript.status("Import cancelled")
         return
+    from pi_core.modes.interactive.session_shown import show_opened_session
+
+    await show_opened_session(app)
     for warning in read.warnings:
         app.transcript.status(f"Warning: {warning}", "yellow")
     app.update_title()

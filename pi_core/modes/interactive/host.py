@@ -101,7 +101,7 @@ class RelayoutHost(Themed, Protocol):
         """Print finished lines above the live region."""
 
 
-class CommandHost(Themed, DialogHost, Protocol):
+class CommandHost(RelayoutHost, DialogHost, Protocol):
     """What a built-in slash command (and the selectors it opens) may use."""
 
     @property

@@ -106,14 +106,21 @@ async def switch_asking(
 ) -> dict[str, Any] | None:
     """Switch the REPL's session to `path`; when its folder is gone ask (`choices`: go on, do
     not) whether to go on in the current folder. Returns the switch's result, with `in_cwd`
-    saying whether it went on here, or None when the user said no (nothing changed)."""
+    saying whether it went on here, or None when the user said no (nothing changed); a folder
+    whose plugins fail to load is said in the transcript and counts as cancelled."""
     from pi_core.modes.interactive.selectors.picker import choose
+    from pi_core.plugins.errors import PluginLoadFailed
 
     try:
         result = await app.session.switch_session(path)
         return {**result, "in_cwd": False}
     except MissingSessionCwdError as error:
         answer = await choose(app, TITLE, list(choices), message=error.issue.question())
+    except PluginLoadFailed as error:  # the session's folder has a plugin that fails: stay
+        for line in error.errors:
+            app.transcript.status(f"Error: {line.message()}", "red")
+        app.transcript.status("Error: the session stays where it was (see docs/sessions.md)", "red")
+        return {"cancelled": True, "in_cwd": False}
     if answer != choices[0]:
         return None
     result = await app.session.switch_session(path, in_cwd=True)

@@ -271,9 +271,9 @@ async def _resume(app: CommandHost, info: SessionInfo, at_start: bool = False) -
     if result is None or result.get("cancelled"):
         app.transcript.status("Resume cancelled", "yellow")
         return
-    width = app.columns()
-    for message in app.session.messages:
-        app.transcript.message(message, width)
+    from pi_core.modes.interactive.session_shown import show_opened_session
+
+    await show_opened_session(app)  # only this session's conversation on screen, as in pi
     app.update_title()
     where = " in the current folder" if result["in_cwd"] else ""
     app.transcript.status(f"Resumed session {info.name or info.id}{where}")
