@@ -32,6 +32,7 @@ from pi_core.ai.model import (
 )
 from pi_core.ai.protocol import LLMContext, StreamFunction, StreamOptions, ToolSpec
 from pi_core.ai.short_hash import short_hash
+from pi_core.ai.stream_on_first_use import stream_on_first_use
 from pi_core.ai.thinking_levels import clamp_thinking_level, supported_thinking_levels
 from pi_core.ai.transform import NormalizeToolCallId, same_model, transform_messages
 from pi_core.ai.wire_stream import (
@@ -109,6 +110,7 @@ __all__ = [
     "same_model",
     "short_hash",
     "sse_json",
+    "stream_on_first_use",
     "supported_thinking_levels",
     "transform_messages",
     "with_retry_after",

@@ -60,3 +60,21 @@ def test_a_stream_call_runs_the_stream_code(
     stream = importlib.import_module(plugin).STREAMS[api]
     assert stream("model", "context", "options") is marker
     assert calls == [("model", "context", "options")]
+
+
+def test_a_target_without_a_function_name_is_refused_when_registered() -> None:
+    from pi_core.providers import stream_on_first_use
+
+    with pytest.raises(ValueError, match="module:function"):
+        stream_on_first_use("pi_plugin_google.stream")
+
+
+def test_a_stream_registered_for_first_use_imports_nothing_until_called() -> None:
+    code = (
+        "import sys\n"
+        "from pi_core.providers import stream_on_first_use\n"
+        "stream = stream_on_first_use('json.tool:main')\n"
+        "print(stream.__name__, 'json.tool' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split() == ["main", "False"], done.stderr

@@ -7,10 +7,12 @@ from typing import Any
 
 from pi_core import ExtensionContext, hookimpl
 from pi_core.events import ModelSelectEvent, SessionStartEvent
-from pi_core.providers import ProviderConfig
+from pi_core.providers import ProviderConfig, stream_on_first_use
 from pi_plugin_anthropic.extra_usage import ExtraUsageWarning
-from pi_plugin_anthropic.lazy_streams import stream_messages
 from pi_plugin_anthropic.login import AnthropicLogin
+
+# the stream code is imported on the first request (a run on another API never loads it)
+stream_messages = stream_on_first_use("pi_plugin_anthropic.stream:stream_messages")
 
 STREAMS: dict[str, Any] = {"anthropic-messages": stream_messages}
 """API kind → stream function, for custom providers in models.json."""

@@ -6,8 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_core import hookimpl
-from pi_core.providers import ProviderConfig
-from pi_plugin_bedrock.lazy_streams import stream_converse
+from pi_core.providers import ProviderConfig, stream_on_first_use
+
+# the stream code is imported on the first request (a run on another API never loads it)
+stream_converse = stream_on_first_use("pi_plugin_bedrock.stream:stream_converse")
 
 STREAMS: dict[str, Any] = {"bedrock-converse-stream": stream_converse}
 """API kind → stream function, for custom providers in models.json."""

@@ -7,8 +7,11 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_core import hookimpl
-from pi_core.providers import ProviderConfig
-from pi_plugin_google.lazy_streams import stream_gemini, stream_vertex
+from pi_core.providers import ProviderConfig, stream_on_first_use
+
+# the stream code is imported on the first request (a run on another API never loads it)
+stream_gemini = stream_on_first_use("pi_plugin_google.stream:stream_gemini")
+stream_vertex = stream_on_first_use("pi_plugin_google.stream:stream_vertex")
 
 STREAMS: dict[str, Any] = {"google-generative-ai": stream_gemini, "google-vertex": stream_vertex}
 """API kind → stream function, for custom providers in models.json."""

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_core import hookimpl
-from pi_core.providers import ProviderConfig
+from pi_core.providers import ProviderConfig, stream_on_first_use
 from pi_plugin_mistral.endpoint import BASE_URL
-from pi_plugin_mistral.lazy_streams import stream_mistral
+
+# the stream code is imported on the first request (a run on another API never loads it)
+stream_mistral = stream_on_first_use("pi_plugin_mistral.stream:stream_mistral")
 
 STREAMS: dict[str, Any] = {"mistral-conversations": stream_mistral}
 """API kind → stream function, for custom providers in models.json."""

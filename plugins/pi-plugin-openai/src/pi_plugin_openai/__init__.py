@@ -7,14 +7,14 @@ from collections.abc import Callable
 from typing import Any
 
 from pi_core import hookimpl
-from pi_core.providers import ProviderConfig
+from pi_core.providers import ProviderConfig, stream_on_first_use
 from pi_plugin_openai.codex_login import CodexLogin
 from pi_plugin_openai.completions import stream_completions
-from pi_plugin_openai.lazy_streams import (
-    stream_azure_responses,
-    stream_codex_responses,
-    stream_responses,
-)
+
+# the stream code is imported on the first request (a run on another API never loads it)
+stream_responses = stream_on_first_use("pi_plugin_openai.responses:stream_responses")
+stream_azure_responses = stream_on_first_use("pi_plugin_openai.azure:stream_azure_responses")
+stream_codex_responses = stream_on_first_use("pi_plugin_openai.codex:stream_codex_responses")
 
 STREAMS: dict[str, Any] = {
     "openai-responses": stream_responses,
