@@ -11,7 +11,7 @@ from pathlib import Path
 from pi_core.testing import FakeLLMServer, chat_stream, console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
-from tests.session.saved_sessions import write_saved_session
+from tests.session.saved_sessions import probe_plugin, write_saved_session
 
 GATE = """\
 from pi_core import hookimpl
@@ -23,31 +23,6 @@ def tool_call(event, ctx):
         return {"block": True, "reason": "START-FOLDER-GATE says no"}
 """
 BROKEN = "import pi_dependency_that_is_not_installed\n"
-TOOL = """\
-from pydantic import BaseModel
-
-from pi_core import hookimpl
-from pi_core.tools.tool import Tool, ToolResult
-
-
-class Params(BaseModel):
-    pass
-
-
-class Probe(Tool[Params]):
-    name = "probe_there"
-    label = name
-    description = "The other folder's tool"
-    parameters = Params
-
-    async def execute(self, call_id, params, signal, on_update, ctx):
-        return ToolResult.text("there")
-
-
-@hookimpl
-def register_tools(register):
-    register(Probe())
-"""
 
 
 def folders(cli: Cli) -> tuple[Path, Path]:
@@ -57,7 +32,7 @@ def folders(cli: Cli) -> tuple[Path, Path]:
     (cli.cwd / ".pi" / "extensions" / "gate.py").write_text(GATE)
     there = cli.cwd.parent / "there"
     (there / ".pi" / "extensions").mkdir(parents=True)
-    (there / ".pi" / "extensions" / "probe.py").write_text(TOOL)
+    (there / ".pi" / "extensions" / "probe.py").write_text(probe_plugin("there"))
     broken = there / ".pi" / "extensions" / "broken.py"
     broken.write_text(BROKEN)
     return there, broken

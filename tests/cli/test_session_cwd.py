@@ -12,33 +12,8 @@ from pathlib import Path
 from pi_core.testing import FakeLLMServer, chat_stream, console_script
 from tests.cli.conftest import Cli
 from tests.cli.rpc_script import RpcProcess
-from tests.session.saved_sessions import write_saved_session
+from tests.session.saved_sessions import probe_plugin, write_saved_session
 
-PLUGIN = """
-from pydantic import BaseModel
-
-from pi_core import hookimpl
-from pi_core.tools.tool import Tool, ToolResult
-
-
-class Params(BaseModel):
-    pass
-
-
-class Probe(Tool[Params]):
-    name = "probe_WHERE"
-    label = name
-    description = "A project plugin's tool"
-    parameters = Params
-
-    async def execute(self, call_id, params, signal, on_update, ctx):
-        return ToolResult.text("WHERE")
-
-
-@hookimpl
-def register_tools(register):
-    register(Probe())
-"""
 SKILL = "---\nname: plum-skill\ndescription: PLUM-SKILL-MARKER picks plums.\n---\nPick plums.\n"
 
 
@@ -51,7 +26,7 @@ def other_project(cli: Cli) -> Path:
     (cli.cwd / "AGENTS.md").write_text("APPLES-AGENTS-MARKER\n")
     for folder, name in ((there, "there"), (cli.cwd, "here")):
         (folder / ".pi" / "extensions").mkdir(parents=True, exist_ok=True)
-        (folder / ".pi" / "extensions" / "probe.py").write_text(PLUGIN.replace("WHERE", name))
+        (folder / ".pi" / "extensions" / "probe.py").write_text(probe_plugin(name))
     return there
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.interactive.conftest import Screen
 from tests.interactive.test_resume_session_cwd import footer_place
-from tests.session.saved_sessions import write_saved_session
+from tests.session.saved_sessions import resume_saved_session, write_saved_session
 
 
 def test_resume_into_a_folder_whose_plugin_fails_stays_and_says_why(screen: Screen) -> None:
@@ -16,12 +16,7 @@ def test_resume_into_a_folder_whose_plugin_fails_stays_and_says_why(screen: Scre
     write_saved_session(screen.agent_dir, there)
     screen.start()
     screen.ready()
-    screen.type("/resume")
-    screen.keys("Enter")
-    screen.wait_for("Resume Session")
-    screen.keys("Tab")  # all folders: the saved session is not of this one
-    screen.wait_for("→ remember plums")
-    screen.keys("Enter")
+    resume_saved_session(screen)
     text = screen.wait_for("Resume cancelled")
     assert f'Failed to load extension "{broken}"' in text.replace("\n", "")
     assert "pi_dependency_that_is_not_installed" in text

@@ -9,7 +9,7 @@ import json
 
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import Screen, stripped_lines
-from tests.session.saved_sessions import write_saved_session
+from tests.session.saved_sessions import resume_saved_session, write_saved_session
 
 
 def footer_place(text: str) -> str:
@@ -27,12 +27,7 @@ def test_resume_of_another_folders_session_works_in_that_folder(screen: Screen) 
     write_saved_session(screen.agent_dir, there)
     screen.start()
     assert footer_place(screen.ready()) == "~/project"
-    screen.type("/resume")
-    screen.keys("Enter")
-    screen.wait_for("Resume Session")
-    screen.keys("Tab")  # all folders: the saved session is not of this one
-    screen.wait_for("→ remember plums")
-    screen.keys("Enter")
+    resume_saved_session(screen)
     screen.wait_for(lambda s: "plums noted" in s and footer_place(s) == "~/there")
     screen.type("@plum_no")  # `@` completes the files of that folder
     screen.wait_for("plum_notes.md")

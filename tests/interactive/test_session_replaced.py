@@ -9,7 +9,7 @@ from __future__ import annotations
 from pi_core.modes.interactive.editor import history_path
 from pi_core.testing import chat_stream
 from tests.interactive.conftest import Screen, editor_lines, stripped_lines
-from tests.session.saved_sessions import write_saved_session
+from tests.session.saved_sessions import resume_saved_session, write_saved_session
 
 
 def ask(screen: Screen, question: str, answer: str) -> None:
@@ -42,12 +42,7 @@ def resume_elsewhere(screen: Screen) -> str:
     screen.start()
     screen.ready()
     ask(screen, "question here", "ANSWER-HERE")
-    screen.type("/resume")
-    screen.keys("Enter")
-    screen.wait_for("Resume Session")
-    screen.keys("Tab")  # all folders: the saved session is not of this one
-    screen.wait_for("→ remember plums")
-    screen.keys("Enter")
+    resume_saved_session(screen)
     return screen.wait_for(lambda s: "plums noted" in s and "Resumed session" in s)
 
 

@@ -1,4 +1,5 @@
-"""Session files as pi writes them, for tests that open a saved session from the command line."""
+"""Session files as pi writes them, for tests that open a saved session from the command line,
+and the project plugin those tests put in a session's folder."""
 
 from __future__ import annotations
 
@@ -32,3 +33,45 @@ def write_saved_session(agent_dir: Path, cwd: Path) -> Path:
     path = folder / f"2026-11-27T10-00-00-000Z_{SESSION_ID}.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return path
+
+
+PROBE_PLUGIN = """
+from pydantic import BaseModel
+
+from pi_core import hookimpl
+from pi_core.tools.tool import Tool, ToolResult
+
+
+class Params(BaseModel):
+    pass
+
+
+class Probe(Tool[Params]):
+    name = "probe_WHERE"
+    label = name
+    description = "A project plugin's tool"
+    parameters = Params
+
+    async def execute(self, call_id, params, signal, on_update, ctx):
+        return ToolResult.text("WHERE")
+
+
+@hookimpl
+def register_tools(register):
+    register(Probe())
+"""
+
+
+def probe_plugin(where: str) -> str:
+    """A project plugin's source registering the tool `probe_<where>`, which answers `where`."""
+    return PROBE_PLUGIN.replace("WHERE", where)
+
+
+def resume_saved_session(screen: Any) -> None:
+    """In the REPL, `/resume` the session `write_saved_session` wrote for another folder."""
+    screen.type("/resume")
+    screen.keys("Enter")
+    screen.wait_for("Resume Session")
+    screen.keys("Tab")  # all folders: the saved session is not of this one
+    screen.wait_for("→ remember plums")
+    screen.keys("Enter")
