@@ -6,13 +6,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-M = TypeVar("M", bound=BaseModel)
+from pi_core.messages.trusted import filled
 
-# BaseModel's slots, set through their descriptors (cheaper than object.__setattr__ by name)
-_set_dict = BaseModel.__dict__["__dict__"].__set__
-_set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
-_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
-_set_private = BaseModel.__dict__["__pydantic_private__"].__set__
+M = TypeVar("M", bound=BaseModel)
 
 
 def with_fields(model: M, **changes: Any) -> M:
@@ -23,11 +19,12 @@ def with_fields(model: M, **changes: Any) -> M:
     which goes through `copy.copy` three times and checks every change (transforming another
     model's history copies each of its assistant messages and tool calls).
     """
-    copied = object.__new__(type(model))
-    _set_dict(copied, {**model.__dict__, **changes})
     extra = model.__pydantic_extra__
-    _set_extra(copied, dict(extra) if extra is not None else None)
-    _set_fields_set(copied, model.__pydantic_fields_set__ | changes.keys())
     private = model.__pydantic_private__
-    _set_private(copied, dict(private) if private is not None else None)
-    return copied
+    return filled(
+        type(model),
+        {**model.__dict__, **changes},
+        model.__pydantic_fields_set__ | changes.keys(),
+        dict(extra) if extra is not None else None,
+        dict(private) if private is not None else None,
+    )

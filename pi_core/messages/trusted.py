@@ -33,9 +33,20 @@ def construct_trusted(cls: type[M], fields: dict[str, Any]) -> M:
         # in the model's field order (the serializer writes them in `__dict__` order); a caller
         # that passes them in that order already saves the copy
         fields = {name: fields[name] for name in order}
+    return filled(cls, fields, set(fields), {}, None)
+
+
+def filled(
+    cls: type[M],
+    fields: dict[str, Any],
+    fields_set: set[str],
+    extra: dict[str, Any] | None,
+    private: dict[str, Any] | None,
+) -> M:
+    """Return a new instance of `cls` whose pydantic slots are the values given, as they are."""
     instance = _new_instance(cls)
     _set_dict(instance, fields)
-    _set_fields_set(instance, set(fields))
-    _set_extra(instance, {})
-    _set_private(instance, None)
+    _set_fields_set(instance, fields_set)
+    _set_extra(instance, extra)
+    _set_private(instance, private)
     return instance
