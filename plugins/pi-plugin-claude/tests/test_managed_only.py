@@ -141,3 +141,55 @@ def test_a_bad_deny_rule_is_reported_once_by_pi_claude(
     _, stderr = pi_claude_touch(pi_claude, project, server, script, {})
     assert not (project / "made").exists()
     assert stderr.count("Bash(touch:*") == 1, stderr
+
+
+def sdk_options(pi_claude: str, project: Path, managed: dict[str, Any], **extra: Any) -> Any:
+    """Agent SDK options that run pi-claude with these managed settings."""
+    from claude_agent_sdk import ClaudeAgentOptions
+
+    folder = write_managed(project.parent / "managed", managed)
+    env = managed_env(folder, os.environ)
+    return ClaudeAgentOptions(cli_path=pi_claude, cwd=str(project), env=env, **extra)
+
+
+async def test_the_sdk_cannot_switch_to_bypass_mode_when_settings_disable_it(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    from claude_agent_sdk import ClaudeSDKClient
+
+    server.queue(script.reply("one"))
+    async with ClaudeSDKClient(sdk_options(pi_claude, project, NO_BYPASS)) as client:
+        with pytest.raises(Exception, match="bypassPermissions because it is disabled"):
+            await client.set_permission_mode("bypassPermissions")
+        await client.set_permission_mode("acceptEdits")  # the other modes still switch
+        await client.query("first")
+        seen = [m async for m in client.receive_response()]
+    init = next(m for m in seen if getattr(m, "subtype", None) == "init")
+    assert init.data["permissionMode"] == "acceptEdits"
+
+
+async def test_rules_from_a_permission_answer_are_not_kept_when_only_managed_rules_count(
+    pi_claude: str, project: Path, server: FakeLLMServer, script: Any
+) -> None:
+    from claude_agent_sdk import ClaudeSDKClient, PermissionResultAllow, PermissionUpdate
+    from claude_agent_sdk.types import PermissionRuleValue
+
+    asked: list[str] = []
+
+    async def allow_and_remember(name: str, tool_input: dict[str, Any], _: Any) -> Any:
+        asked.append(tool_input["command"])
+        rule = PermissionRuleValue(tool_name="Bash", rule_content="touch:*")
+        remember = PermissionUpdate("addRules", [rule], "allow", destination="session")
+        return PermissionResultAllow(updated_permissions=[remember])
+
+    server.queue(
+        script.call("toolu_1", "Bash", {"command": "touch one"}),
+        script.call("toolu_2", "Bash", {"command": "touch two"}),
+        script.reply("done"),
+    )
+    managed = {"allowManagedPermissionRulesOnly": True}
+    options = sdk_options(pi_claude, project, managed, can_use_tool=allow_and_remember)
+    async with ClaudeSDKClient(options) as client:
+        await client.query("go")
+        _ = [m async for m in client.receive_response()]
+    assert asked == ["touch one", "touch two"]  # the remembered rule was not kept
