@@ -6,26 +6,16 @@ broken. Tests point the managed folder elsewhere: units through the module, `pi 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 from claude_pi import Pi
+from managed_dir import managed_env
 from pi_plugin_claude import managed
 from pi_plugin_claude.settings import load_claude_settings
 
 from pi_core.testing import chat_stream
-
-MOVE_MANAGED_DIR = """
-import os
-import sys
-from pathlib import Path
-
-import pi_plugin_claude.managed as managed
-
-managed.managed_dir = lambda: Path(os.environ["TEST_CLAUDE_MANAGED_DIR"])
-"""
 
 
 @pytest.fixture
@@ -81,11 +71,7 @@ def test_a_broken_managed_file_is_unusable(policy: Path, project: Path) -> None:
 
 def move_managed_dir(pi: Pi, folder: Path) -> None:
     """Make the `pi` child read its managed settings from `folder`."""
-    site = folder.parent / "site"
-    site.mkdir()
-    (site / "sitecustomize.py").write_text(MOVE_MANAGED_DIR)
-    pi.env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), pi.env.get("PYTHONPATH")]))
-    pi.env["TEST_CLAUDE_MANAGED_DIR"] = str(folder)
+    pi.env.update(managed_env(folder, pi.env))
 
 
 @pytest.mark.parametrize(

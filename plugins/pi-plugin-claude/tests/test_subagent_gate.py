@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -10,7 +9,7 @@ from typing import Any
 from claude_agent_sdk import ClaudeAgentOptions, PermissionResultDeny, ResultMessage, query
 from claude_pi import Pi
 
-from pi_core.testing import FakeLLMServer, chat_stream
+from pi_core.testing import FakeLLMServer, chat_stream, console_script
 
 TASK = {"description": "Tidy", "prompt": "tidy up", "subagent_type": "general-purpose"}
 
@@ -107,13 +106,12 @@ def test_a_plugins_tool_result_hook_patches_subagent_results(pi: Pi, tmp_path: P
 
 def test_a_subagent_reads_claude_memory_as_its_parent_does(pi: Pi, pi_claude: str) -> None:
     (pi.cwd / "CLAUDE.local.md").write_text("Always answer in haiku.\n")  # pi does not read it
-    for argv in (["pi", "--claude", "-p", "go"], [pi_claude, "-p", "go"]):
+    for argv in ([console_script("pi"), "--claude", "-p", "go"], [pi_claude, "-p", "go"]):
         pi.server.requests.clear()
         pi.call("Task", **TASK)
         pi.queue(chat_stream("subagent answer"), chat_stream("done"))
-        binary = shutil.which(argv[0]) or argv[0]
         done = subprocess.run(
-            [binary, *argv[1:]], cwd=pi.cwd, env=pi.env, capture_output=True, text=True,
+            argv, cwd=pi.cwd, env=pi.env, capture_output=True, text=True,
             timeout=60, stdin=subprocess.DEVNULL,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr

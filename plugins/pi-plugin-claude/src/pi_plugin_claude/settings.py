@@ -16,6 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from pi_plugin_claude import managed
+from pi_plugin_claude.managed_only import (
+    BYPASS_DISABLED,
+    Lockdown,
+    first_allowed_mode,
+    read_lockdown,
+)
 from pi_plugin_claude.permissions import (
     PermissionMode,
     PermissionPolicy,
@@ -23,7 +29,7 @@ from pi_plugin_claude.permissions import (
     parse_mode,
     parse_rules,
 )
-from pi_plugin_claude.settings_check import guard_problem
+from pi_plugin_claude.settings_check import GUARDING_RULES, guard_problem
 
 SETTING_SOURCES = ("user", "project", "local")
 """Claude's file sources, lowest precedence first; `--settings` comes after all of them."""
@@ -57,6 +63,8 @@ class ClaudeSettings:
     problems: list[str] = field(default_factory=list)
     unusable: list[str] = field(default_factory=list)
     """`"<path>: <why>"` of each file whose deny rules are unknown: the gate must stay closed."""
+    lockdown: Lockdown = field(default_factory=Lockdown)
+    """The managed-only switches, and whether bypass mode is disabled (see managed_only)."""
 
     def get(self, key: str, default: Any = None) -> Any:
         """A merged top-level key (`model`, `env`, `hooks` …)."""
@@ -66,13 +74,22 @@ class ClaudeSettings:
         """Every `permissions.<kind>` rule of every layer, each relative to its own project."""
         rules: list[PermissionRule] = []
         for layer in self.layers:
+            if self.lockdown.rules_only and layer.source != "policy":
+                continue  # allowManagedPermissionRulesOnly
             permissions = layer.data.get("permissions")
             if not isinstance(permissions, dict):
                 continue
             parsed, problems = parse_rules(permissions.get(kind), layer.base_dir)
             rules += parsed
+            if kind in GUARDING_RULES and self._closes_gate(layer):
+                continue  # reported once already, as the reason the gate is closed
             self.problems += [f"{layer.path or layer.source}: {p}" for p in problems]
         return rules
+
+    def _closes_gate(self, layer: SettingsLayer) -> bool:
+        """Whether `layer`'s file is among the unusable ones (its problem already reported)."""
+        names = {layer.path or layer.source, "--settings" if layer.source == "flag" else ""}
+        return any(entry.split(": ", 1)[0] in names for entry in self.unusable)
 
     def default_mode(self) -> PermissionMode:
         """`permissions.defaultMode` of the highest layer that sets it, else `default`."""
@@ -92,12 +109,21 @@ class ClaudeSettings:
         add_dirs: Sequence[str] = (),
     ) -> PermissionPolicy:
         """Build the session's policy: settings rules plus `--allowedTools`/`--disallowedTools`."""
+        lock = self.lockdown
+        if lock.rules_only:  # allowManagedPermissionRulesOnly: no command-line rules either
+            allowed_tools, disallowed_tools = (), ()
         extra_allow, problems_allow = parse_rules(list(allowed_tools), self.cwd)
         extra_deny, problems_deny = parse_rules(list(disallowed_tools), self.cwd)
         self.problems += problems_allow + problems_deny
         dirs = list(self.merged.get("permissions", {}).get("additionalDirectories") or [])
+        requested = [parse_mode(mode) if mode else None, self.default_mode()]
+        chosen = first_allowed_mode(requested, lock.bypass_disabled)
+        if lock.bypass_disabled and next(filter(None, requested), None) == "bypassPermissions":
+            self.problems.append(BYPASS_DISABLED)
         return PermissionPolicy(
-            mode=parse_mode(mode) if mode else self.default_mode(),
+            mode=parse_mode(chosen) if chosen else "default",
+            rules_locked=lock.rules_only,
+            bypass_disabled=lock.bypass_disabled,
             allow=self.permission_rules("allow") + extra_allow,
             ask=self.permission_rules("ask"),
             deny=self.permission_rules("deny") + extra_deny,
@@ -109,6 +135,8 @@ class ClaudeSettings:
         """Every layer's `hooks`, event by event, in load order (lowest precedence first)."""
         merged: dict[str, list[dict[str, Any]]] = {}
         for layer in self.layers:
+            if self.lockdown.hooks_only and layer.source != "policy":
+                continue  # allowManagedHooksOnly
             hooks = layer.data.get("hooks")
             if hooks is None:
                 continue
@@ -232,4 +260,6 @@ def load_claude_settings(
             result.layers.append(SettingsLayer("policy", str(path), data, folder))
     for layer in result.layers:
         result.merged = _merge(result.merged, layer.data)
+    result.lockdown = read_lockdown(result.layers)
+    result.problems += result.lockdown.problems
     return result

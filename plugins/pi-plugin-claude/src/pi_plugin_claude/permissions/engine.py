@@ -42,6 +42,10 @@ class PermissionPolicy:
     cwd: str = field(default_factory=os.getcwd)
     additional_directories: list[str] = field(default_factory=list)
     home: str = field(default_factory=lambda: os.path.expanduser("~"))
+    rules_locked: bool = False
+    """Managed settings allow only their own rules: updates from permission answers are dropped."""
+    bypass_disabled: bool = False
+    """`bypassPermissions` may not be switched to (`disableBypassPermissionsMode`)."""
 
     def working_dirs(self) -> list[str]:
         """The cwd and every added directory, absolute."""

@@ -125,7 +125,9 @@ class PermissionGate:
         for update in updates:
             kind = update.get("type")
             if kind == "setMode" and isinstance(update.get("mode"), str):
-                self.policy.mode = parse_mode(update["mode"])
+                mode = parse_mode(update["mode"])
+                if not (mode == "bypassPermissions" and self.policy.bypass_disabled):
+                    self.policy.mode = mode
             elif kind in ("addDirectories", "removeDirectories"):
                 dirs = [d for d in update.get("directories") or [] if isinstance(d, str)]
                 current = self.policy.additional_directories
@@ -133,7 +135,9 @@ class PermissionGate:
                     current.extend(d for d in dirs if d not in current)
                 else:
                     self.policy.additional_directories = [d for d in current if d not in dirs]
-            elif kind in ("addRules", "replaceRules", "removeRules"):
+            elif (
+                kind in ("addRules", "replaceRules", "removeRules") and not self.policy.rules_locked
+            ):
                 self._update_rules(kind, update)
 
     def _update_rules(self, kind: str, update: dict[str, Any]) -> None:

@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from pi_plugin_claude.managed_only import BYPASS_REFUSED
 from pi_plugin_claude.permissions import parse_mode
 from pi_plugin_claude.protocol.bridge import parse_hook_registrations
 from pi_plugin_claude.runner import ClaudeRunner
@@ -137,6 +138,8 @@ class HostLoop:
             return {"still_queued": []}
         if subtype == "set_permission_mode":
             mode = parse_mode(str(request.get("mode")))
+            if mode == "bypassPermissions" and runner.gate.policy.bypass_disabled:
+                raise ValueError(BYPASS_REFUSED)
             runner.gate.policy.mode = mode
             runner.emit(
                 {
