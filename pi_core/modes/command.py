@@ -335,6 +335,7 @@ async def _run(
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.lean import startup_done
+    from pi_core.modes.session_folder_first import refuse_missing_folder
     from pi_core.modes.startup import StartupError, open_session
     from pi_core.session.missing_cwd import MissingSessionCwdError
 
@@ -351,6 +352,7 @@ async def _run(
             if session.model is None:
                 await _announce_local_model(session)
             return await run_rpc_mode(session, ui)
+        refuse_missing_folder(options)  # pi says so before a bad @file or a missing prompt
         attached = process_file_arguments(files, options.cwd)
         # pi trims piped text and joins it to the @files and first message with nothing between
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read().strip()
