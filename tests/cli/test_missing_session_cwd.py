@@ -83,9 +83,7 @@ def test_rpc_switch_session_to_it_is_an_error_and_the_session_stays(cli: Cli) ->
 
 
 @pytest.mark.parametrize("mode", [("-p",), ("--mode", "json")], ids=str)
-def test_a_gone_folder_is_reported_before_a_missing_prompt(
-    cli: Cli, mode: tuple[str, ...]
-) -> None:
+def test_a_gone_folder_is_reported_before_a_missing_prompt(cli: Cli, mode: tuple[str, ...]) -> None:
     """pi checks the session's folder before it asks for a prompt."""
     gone = cli.cwd.parent / "gone"
     session = saved_session(cli, gone)
