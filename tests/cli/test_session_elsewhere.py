@@ -94,7 +94,7 @@ Path(__file__).with_name("loaded-marker").write_text("loaded")
 
 def test_the_question_comes_before_any_plugin_loads(cli: Cli) -> None:
     """pi asks before it loads anything: on no, the start folder's plugins never load."""
-    there, source = elsewhere(cli)
+    there, _ = elsewhere(cli)
     plugins = cli.cwd / ".pi" / "extensions"
     plugins.mkdir(parents=True)
     (plugins / "loud.py").write_text(LOUD_PLUGIN)
@@ -105,7 +105,7 @@ def test_the_question_comes_before_any_plugin_loads(cli: Cli) -> None:
 
 
 def test_on_yes_the_current_folders_plugins_load_once_asked(cli: Cli) -> None:
-    there, _ = elsewhere(cli)
+    elsewhere(cli)
     plugins = cli.cwd / ".pi" / "extensions"
     plugins.mkdir(parents=True)
     (plugins / "loud.py").write_text(LOUD_PLUGIN)
