@@ -88,12 +88,14 @@ def _plugin_flags(ctx: click.Context, args: list[str]) -> list[dict[str, Any]]:
         cwd=cwd, extensions=extensions, no_extensions=no_extensions, blocked=blocked
     )
     if not help_only:  # plugins of the --session's own folder (session_cwd.py)
+        from pi_core.modes.fork_first import ask_fork_first
         from pi_core.modes.session_cwd import start_in_session_folder
 
         options.session = next(iter(_prescan(args, ("--session",))[-1:]), None)
         options.session_dir = next(iter(_prescan(args, ("--session-dir",))[-1:]), None)
         options.fork = next(iter(_prescan(args, ("--fork",))[-1:]), None)
         options.no_session = "--no-session" in args
+        ask_fork_first(ctx, options, args)  # pi asks before it loads anything
         start_in_session_folder(options, [])
     manager = load_plugins_for(options)
     ctx.meta["pi.plugins"] = manager
@@ -286,10 +288,12 @@ def run_command(ctx: click.Context, /, arguments: tuple[str, ...], **values: Any
     )
     files = [a[1:] for a in arguments if a.startswith("@")]
     messages = [a for a in arguments if not a.startswith("@")]
+    from pi_core.modes.fork_first import take_fork_answer
     from pi_core.modes.session_cwd import start_in_session_folder
     from pi_core.modes.session_elsewhere import fork_or_stop
 
-    fork_or_stop(options, interactive=mode is None and not print_mode and sys.stdin.isatty())
+    if not take_fork_answer(ctx, options):  # not asked while the plugins were pre-loaded
+        fork_or_stop(options, interactive=mode is None and not print_mode and sys.stdin.isatty())
     files = start_in_session_folder(options, files)  # a --session works in its own folder
     import asyncio
 
@@ -335,6 +339,7 @@ async def _run(
 ) -> int:
     from pi_core.modes.files import FileArgumentError, process_file_arguments
     from pi_core.modes.lean import startup_done
+    from pi_core.modes.session_folder_first import refuse_missing_folder
     from pi_core.modes.startup import StartupError, open_session
     from pi_core.session.missing_cwd import MissingSessionCwdError
 
@@ -351,6 +356,7 @@ async def _run(
             if session.model is None:
                 await _announce_local_model(session)
             return await run_rpc_mode(session, ui)
+        refuse_missing_folder(options)  # pi says so before a bad @file or a missing prompt
         attached = process_file_arguments(files, options.cwd)
         # pi trims piped text and joins it to the @files and first message with nothing between
         stdin_text = None if sys.stdin.isatty() else sys.stdin.read().strip()

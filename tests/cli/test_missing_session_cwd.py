@@ -80,3 +80,14 @@ def test_rpc_switch_session_to_it_is_an_error_and_the_session_stays(cli: Cli) ->
     process.read_until(lambda r: r.get("id") == "m")
     assert process.records[-1]["data"]["messages"] == []
     assert "Traceback" not in process.close()
+
+
+@pytest.mark.parametrize("mode", [("-p",), ("--mode", "json")], ids=str)
+def test_a_gone_folder_is_reported_before_a_missing_prompt(cli: Cli, mode: tuple[str, ...]) -> None:
+    """pi checks the session's folder before it asks for a prompt."""
+    gone = cli.cwd.parent / "gone"
+    session = saved_session(cli, gone)
+    result = cli.run("--session", str(session), *mode, stdin="")
+    assert result.returncode == 1, result.stderr
+    assert_refusal(result.stderr, gone, session, cli.cwd)
+    assert "No prompt given" not in result.stderr

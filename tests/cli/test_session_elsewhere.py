@@ -83,3 +83,34 @@ def test_an_id_of_the_current_folder_opens_without_a_question(cli: Cli) -> None:
     assert result.returncode == 0, result.stderr
     assert "different project" not in result.stderr
     assert result.stdout == "same\n" and cli.sessions() == [moved]
+
+
+LOUD_PLUGIN = """
+from pathlib import Path
+
+Path(__file__).with_name("loaded-marker").write_text("loaded")
+"""
+
+
+def test_the_question_comes_before_any_plugin_loads(cli: Cli) -> None:
+    """pi asks before it loads anything: on no, the start folder's plugins never load."""
+    there, _ = elsewhere(cli)
+    plugins = cli.cwd / ".pi" / "extensions"
+    plugins.mkdir(parents=True)
+    (plugins / "loud.py").write_text(LOUD_PLUGIN)
+    result = cli.run("--session", SHORT_ID, "-p", "go on", stdin="n\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == FOUND.format(there) + QUESTION + "Aborted.\n"
+    assert not (plugins / "loaded-marker").exists()
+
+
+def test_on_yes_the_current_folders_plugins_load_once_asked(cli: Cli) -> None:
+    elsewhere(cli)
+    plugins = cli.cwd / ".pi" / "extensions"
+    plugins.mkdir(parents=True)
+    (plugins / "loud.py").write_text(LOUD_PLUGIN)
+    cli.server.queue(chat_stream("forked"))
+    result = cli.run("--session", SHORT_ID, "-p", "go on", stdin="y\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count(QUESTION) == 1  # asked once, not again after the plugins
+    assert (plugins / "loaded-marker").exists()

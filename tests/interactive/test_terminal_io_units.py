@@ -88,3 +88,36 @@ def test_a_redraw_that_fails_is_reported_and_leaves_the_screen_alone() -> None:
     asyncio.run(relayout(app, 80))  # type: ignore[arg-type]
     assert printed == []
     assert "could not be drawn again: settings unreadable" in transcript.take_out()
+
+
+def test_a_colourless_redraw_still_clears_and_writes_only_that_escape() -> None:
+    """pi clears its chat the same way with or without colour (after `/new`, `/resume`,
+    `/import`); the clear is the only escape sequence written, none from the messages."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from pi_core.messages.llm import UserMessage
+    from pi_core.modes.interactive.relayout import CLEAR_ALL, relayout
+    from pi_core.modes.interactive.theme import Theme
+    from pi_core.modes.interactive.transcript import Transcript
+
+    printed: list[str] = []
+
+    async def print_above(text: str) -> None:
+        printed.append(text)
+
+    theme = Theme(color=False)
+    transcript = Transcript(theme, lambda name: None, lambda kind: None, lambda what, error: None)
+    nothing = SimpleNamespace(errors=[], diagnostics=[], registry=SimpleNamespace(diagnostics=[]))
+    hostile = UserMessage(content="hi \x1b]0;owned\x07 \x1b[2J there")
+    session = SimpleNamespace(
+        settings=SimpleNamespace(get_quiet_startup=lambda: True), plugins=nothing,
+        resources=SimpleNamespace(diagnostics=[]), model=object(),
+        model_fallback_message=None, messages=[hostile],
+    )  # fmt: skip
+    app = SimpleNamespace(transcript=transcript, print_above=print_above, theme=theme,
+                          session=session, ui=SimpleNamespace(header_factory=None))  # fmt: skip
+    asyncio.run(relayout(app, 80))  # type: ignore[arg-type]
+    assert len(printed) == 1 and printed[0].startswith(CLEAR_ALL)
+    rest = printed[0][len(CLEAR_ALL) :]
+    assert "there" in rest and "\x1b" not in rest and "\x07" not in rest

@@ -15,6 +15,7 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
     from pi_core.modes.interactive.extension_ui import InteractiveUI
     from pi_core.modes.interactive.missing_cwd import open_or_ask
     from pi_core.modes.startup import StartupError, open_session
+    from pi_core.plugins.errors import PluginLoadFailed
 
     dumb = os.environ.get("TERM", "") == "dumb"
     resume = bool(getattr(options, "resume", False)) and not dumb
@@ -44,6 +45,10 @@ async def run_interactive(options: Any, manager: Any, messages: list[str], files
 
             return await DumbRepl(session).run(first or None, images)
         return await run_app(session, ui, first or None, images, messages[1:], resume)
+    except PluginLoadFailed as error:  # `pi -r` chose a session whose folder's plugins fail
+        for failure in error.errors:
+            click.echo(f"Error: {failure.message()}", err=True)
+        return 1
     finally:
         await session.shutdown()
 

@@ -220,6 +220,12 @@ class InteractiveApp:
             self._closing = True
             self.app.exit(result=self.exit_code)
 
+    def exit_with_error(self, error: Exception) -> None:
+        """Leave the REPL; its run raises `error` once the terminal is restored."""
+        if not self._closing:
+            self._closing = True
+            self.app.exit(exception=error)
+
     def cycle_thinking(self) -> None:
         """Shift+Tab: the next thinking level."""
         actions.cycle_thinking(self)

@@ -119,6 +119,9 @@ class CommandHost(RelayoutHost, DialogHost, Protocol):
     def exit(self) -> None:
         """Leave the REPL."""
 
+    def exit_with_error(self, error: Exception) -> None:
+        """Leave the REPL, `error` raised from its run once the terminal is restored."""
+
     def update_title(self) -> None:
         """Set the terminal's title from the session's name."""
 

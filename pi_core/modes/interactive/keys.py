@@ -28,6 +28,7 @@ from pi_core.modes.interactive.completion_pick import (
     takes_command_name,
 )
 from pi_core.modes.interactive.editor import strip_continuation
+from pi_core.modes.interactive.history_rule import kept_in_history
 
 # Shift+Enter as xterm (modifyOtherKeys) and kitty (CSI u) send it: a new line, not a submit.
 for _sequence in ("\x1b[27;2;13~", "\x1b[13;2u"):
@@ -180,7 +181,8 @@ def build_key_bindings(
         raw = buffer.text
         if not raw.strip():
             return
-        buffer.append_to_history()
+        if kept_in_history(raw):
+            buffer.append_to_history()
         text = actions.expand_text(raw).strip()
         buffer.reset()
         actions.submit(text, follow_up)

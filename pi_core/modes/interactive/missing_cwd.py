@@ -102,12 +102,13 @@ def ask_in_lines(issue: MissingSessionCwd) -> bool:
 
 
 async def switch_asking(
-    app: CommandHost, path: str, choices: tuple[str, str] = ("Yes", "No")
+    app: CommandHost, path: str, choices: tuple[str, str] = ("Yes", "No"), *, stay: bool = True
 ) -> dict[str, Any] | None:
     """Switch the REPL's session to `path`; when its folder is gone ask (`choices`: go on, do
     not) whether to go on in the current folder. Returns the switch's result, with `in_cwd`
     saying whether it went on here, or None when the user said no (nothing changed); a folder
-    whose plugins fail to load is said in the transcript and counts as cancelled."""
+    whose plugins fail to load is said in the transcript and counts as cancelled (unless not
+    `stay`: then its PluginLoadFailed is raised, as for `pi -r` at start)."""
     from pi_core.modes.interactive.selectors.picker import choose
     from pi_core.plugins.errors import PluginLoadFailed
 
@@ -117,6 +118,8 @@ async def switch_asking(
     except MissingSessionCwdError as error:
         answer = await choose(app, TITLE, list(choices), message=error.issue.question())
     except PluginLoadFailed as error:  # the session's folder has a plugin that fails: stay
+        if not stay:
+            raise
         for line in error.errors:
             app.transcript.status(f"Error: {line.message()}", "red")
         app.transcript.status("Error: the session stays where it was (see docs/sessions.md)", "red")

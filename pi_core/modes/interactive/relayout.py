@@ -48,8 +48,9 @@ async def relayout(app: RelayoutHost, width: int) -> None:
     # lines still queued belong to a message (printed again above) or are a status line (not
     # printed again, as the older ones are not): kept, they would show a message twice
     app.transcript.take_out()
-    clear = CLEAR_ALL if app.theme.color else ""
-    await app.print_above(clear + text + "\n")
+    # cleared with colour off too, as pi does: colour changes how text looks, not the redraw
+    # (the messages are rendered and sanitized above; the clear is the only escape added)
+    await app.print_above(CLEAR_ALL + text + "\n")
 
 
 class LayoutWatch:

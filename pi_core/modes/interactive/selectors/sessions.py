@@ -263,8 +263,14 @@ async def _resume(app: CommandHost, info: SessionInfo, at_start: bool = False) -
     """Switch to the session, asking first when its folder is gone; for `pi -r` (`at_start`)
     the question is pi's start-up one, whose Cancel ends pi."""
     from pi_core.modes.interactive.missing_cwd import START_CHOICES, switch_asking
+    from pi_core.plugins.errors import PluginLoadFailed
 
-    result = await switch_asking(app, str(info.path), START_CHOICES if at_start else ("Yes", "No"))
+    choices = START_CHOICES if at_start else ("Yes", "No")
+    try:
+        result = await switch_asking(app, str(info.path), choices, stay=not at_start)
+    except PluginLoadFailed as error:  # `pi -r`: pi stops with its start-up error, exit code 1
+        app.exit_with_error(error)
+        return
     if result is None and at_start:
         app.exit()
         return
