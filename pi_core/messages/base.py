@@ -6,6 +6,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from pi_core import deep
+from pi_core.messages.shared_fields import own_fields_set
 
 
 class WireModel(BaseModel):
@@ -18,6 +19,11 @@ class WireModel(BaseModel):
         arbitrary_types_allowed=True,
         defer_build=True,  # build validators on first use: start-up time is a feature
     )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field as pydantic does, first taking a shared fields-set for this model alone."""
+        own_fields_set(self)
+        BaseModel.__setattr__(self, name, value)
 
     def to_wire(self) -> dict[str, Any]:
         """Return the JSON-ready dict in pi's field names, leaving out unset optional fields."""

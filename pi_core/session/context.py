@@ -15,6 +15,7 @@ from pi_core.messages.agent import (
     parse_agent_message,
 )
 from pi_core.messages.base import WireModel
+from pi_core.messages.shared_fields import FieldsSetPool, share_fields_sets
 from pi_core.session.ids import iso_to_ms
 
 RawEntry = dict[str, Any]
@@ -75,26 +76,38 @@ def _model_ref(entry: RawEntry) -> ModelRef:
     return ModelRef(provider=message.get("provider", ""), model_id=message.get("model", ""))
 
 
-def parse_messages(entries: list[RawEntry]) -> list[AgentMessage | str]:
-    """Validate the message of each entry, all in one call when every one is readable.
+_SLICE = 128  # messages validated per pydantic-core call
 
-    One pydantic-core call for the whole list saves the Python round trip per message; only
+
+def parse_messages(entries: list[RawEntry]) -> list[AgentMessage | str]:
+    """Validate the message of each entry, in a few calls (128 a call) when every one is readable.
+
+    One pydantic-core call for many messages saves the Python round trip per message; only
     when some message is unreadable are they validated one by one, to find which (its error
     text stands in its place).
     """
+    pool: FieldsSetPool = {}
+    messages: list[AgentMessage | str] = []
     try:
-        messages: list[AgentMessage | str] = list(
-            _messages_adapter.validate_python([entry["message"] for entry in entries])
-        )
-        return messages
+        # in slices, each sharing its fields-sets before the next is built: the models' own
+        # sets are never all alive at once
+        for start in range(0, len(entries), _SLICE):
+            part = _messages_adapter.validate_python(
+                [entry["message"] for entry in entries[start : start + _SLICE]]
+            )
+            share_fields_sets(part, pool)
+            messages += part
     except (ValidationError, KeyError, TypeError):
         pass
+    else:
+        return messages
     results: list[AgentMessage | str] = []
     for entry in entries:
         try:
             results.append(parse_agent_message(entry["message"]))
         except (ValidationError, KeyError, TypeError) as error:
             results.append(str(error))
+    share_fields_sets(results, pool)
     return results
 
 
