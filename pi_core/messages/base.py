@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
 
 from pi_core import deep
-from pi_core.messages.shared_fields import own_fields_set
+from pi_core.messages.shared_fields import own_shared_parts
 
 
 class WireModel(BaseModel):
@@ -21,8 +21,8 @@ class WireModel(BaseModel):
     )
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Set a field as pydantic does, first taking a shared fields-set for this model alone."""
-        own_fields_set(self)
+        """Set a field as pydantic does, first taking shared sets and dicts for this model alone."""
+        own_shared_parts(self)
         BaseModel.__setattr__(self, name, value)
 
     def to_wire(self) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from pi_core.messages.shared_fields import SharedFieldsSet
+from pi_core.messages.shared_fields import NO_EXTRA, SharedFieldsSet
 from pi_core.messages.trusted import filled
 
 M = TypeVar("M", bound=BaseModel)
@@ -16,20 +16,22 @@ def with_fields(model: M, **changes: Any) -> M:
     """Return `model.model_copy(update=changes)` for changes to declared fields (not validated).
 
     The same copy: the fields (with the changes), the extra fields in a dict of their own, the
-    set fields plus the changed ones (a shared set when they add none), the private attributes;
+    set fields plus the changed ones (shared when the model's are), the private attributes;
     without pydantic's generic path, which goes through `copy.copy` three times and checks every
     change (transforming another model's history copies each of its assistant messages and tool
     calls).
     """
     extra = model.__pydantic_extra__
     names = model.__pydantic_fields_set__
-    if type(names) is not SharedFieldsSet or not changes.keys() <= names:
-        names = names | changes.keys()  # a shared set stays shared: it changes for no one
+    if type(names) is SharedFieldsSet:  # shared sets stay shared: they change for no one
+        names = names.with_names(tuple(changes))
+    else:
+        names = names | changes.keys()
     private = model.__pydantic_private__
     return filled(
         type(model),
         {**model.__dict__, **changes},
         names,
-        dict(extra) if extra is not None else None,
+        extra if extra is NO_EXTRA else dict(extra) if extra is not None else None,
         dict(private) if private is not None else None,
     )

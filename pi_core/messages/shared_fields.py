@@ -1,38 +1,80 @@
-"""One fields-set per model class and content, shared by the messages read from a session.
+"""One fields-set per model class and names, shared by the messages read from a session.
 
 pydantic gives every model its own `__pydantic_fields_set__`; a set of five or more names grows
 to 32 slots (~730 bytes), so a 1 MB session's ~3,000 models spent ~1.4 MiB on them, nearly all
-alike. Loaded messages share one `SharedFieldsSet` per class and content instead. A model copies
-its set before it changes (`WireModel.__setattr__` calls `own_fields_set`), and a copy of the
-set (pydantic's `model_copy`, `copy.copy`) is a plain set of its own.
+alike, and ~0.2 MiB on empty dicts of extra fields. Loaded messages share one `SharedFieldsSet`
+per class and names, and one empty `SharedExtra`, instead. A model takes copies of its own
+before it changes (`WireModel.__setattr__` calls `own_shared_parts`); a copy of either (pydantic's
+`model_copy`, `copy.copy`) is a plain set or dict; changing a shared one in place raises.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import BaseModel
 
-# BaseModel's slot, set through its descriptor (cheaper than object.__setattr__ by name)
+# BaseModel's slots, set through their descriptors (cheaper than object.__setattr__ by name)
 _set_fields_set = BaseModel.__dict__["__pydantic_fields_set__"].__set__
+_set_extra = BaseModel.__dict__["__pydantic_extra__"].__set__
+
+
+def _shared(*_: Any, **__: Any) -> NoReturn:
+    raise TypeError("a shared fields-set or extra-field dict is never changed in place")
 
 
 class SharedFieldsSet(set[str]):
     """A fields-set that several models hold: never changed in place; its copies are plain sets."""
 
-    __slots__ = ()
+    __slots__ = ("_wider",)
+    _wider: dict[tuple[str, ...], SharedFieldsSet]
+
+    add = discard = remove = pop = clear = update = _shared
+    difference_update = intersection_update = symmetric_difference_update = _shared
+    __ior__ = __iand__ = __isub__ = __ixor__ = _shared
 
     def __copy__(self) -> set[str]:
         """Return a plain set with the same names (the copy belongs to one model)."""
         return set(self)
 
+    def with_names(self, names: tuple[str, ...]) -> SharedFieldsSet:
+        """This set if it holds every one of `names`, else the shared set with them added."""
+        if self.issuperset(names):
+            return self
+        try:
+            wider = self._wider
+        except AttributeError:
+            wider = self._wider = {}
+        found = wider.get(names)
+        if found is None:
+            found = wider[names] = SharedFieldsSet(self.union(names))
+        return found
 
-def own_fields_set(model: BaseModel) -> None:
-    """Give `model` a fields-set of its own if it shares one (before pydantic adds to it)."""
+
+class SharedExtra(dict[str, Any]):
+    """The empty extra-field dict that loaded models share: never changed in place."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = setdefault = pop = popitem = clear = update = _shared
+    __ior__ = _shared
+
+    def __copy__(self) -> dict[str, Any]:
+        """Return a plain empty dict (the copy belongs to one model)."""
+        return {}
+
+
+NO_EXTRA = SharedExtra()
+
+
+def own_shared_parts(model: BaseModel) -> None:
+    """Give `model` its own fields-set and extra dict if it shares them (before pydantic adds)."""
     fields_set = model.__pydantic_fields_set__
     if type(fields_set) is SharedFieldsSet:
         _set_fields_set(model, set(fields_set))
+    if model.__pydantic_extra__ is NO_EXTRA:
+        _set_extra(model, {})
 
 
 FieldsSetPool = dict[tuple[type, frozenset[str]], SharedFieldsSet]
@@ -53,6 +95,8 @@ def share_fields_sets(messages: Iterable[Any], pool: FieldsSetPool | None = None
         if shared is None:
             shared = pool[key] = SharedFieldsSet(names)
         _set_fields_set(model, shared)
+        if model.__pydantic_extra__ == {}:
+            _set_extra(model, NO_EXTRA)
 
     for message in messages:
         if not isinstance(message, BaseModel):

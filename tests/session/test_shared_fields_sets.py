@@ -101,17 +101,40 @@ def test_copies_have_sets_of_their_own() -> None:
     assert "error_message" not in first.model_fields_set
 
 
-def test_with_fields_keeps_a_shared_set_only_when_it_adds_no_name() -> None:
+def test_with_fields_keeps_sets_shared() -> None:
     first = _large()[0]
     same = with_fields(first, content=[])
     assert same.__pydantic_fields_set__ is first.__pydantic_fields_set__
     wider = with_fields(first, error_message="e")
     assert wider.model_fields_set == first.model_fields_set | {"error_message"}
     assert "error_message" not in first.model_fields_set
-    call = next(b for m in _large() for b in m.content if isinstance(b, ToolCall))
-    renamed = with_fields(call, id="x", thought_signature=None)
-    assert renamed.model_fields_set == call.model_fields_set | {"id", "thought_signature"}
-    assert type(renamed.__pydantic_fields_set__) is set
+    calls = [b for m in _large() for b in m.content if isinstance(b, ToolCall)]
+    renamed = [with_fields(call, id="x", thought_signature=None) for call in calls[:2]]
+    assert renamed[0].model_fields_set == calls[0].model_fields_set | {"id", "thought_signature"}
+    assert renamed[0].__pydantic_fields_set__ is renamed[1].__pydantic_fields_set__
+    assert "thought_signature" not in calls[0].model_fields_set
+    renamed[0].name = "other"  # a copy's set, shared with other copies, changes for it alone
+    assert renamed[1].name != "other" and renamed[1].model_fields_set == renamed[0].model_fields_set
+
+
+def test_extra_fields_of_a_loaded_model_are_its_own() -> None:
+    first, second = _large()[:2]
+    assert first.__pydantic_extra__ is second.__pydantic_extra__ == {}
+    first.vendor_note = "kept"  # an extra field (the models keep fields they do not know)
+    assert first.model_extra == {"vendor_note": "kept"}
+    assert second.model_extra == {} and "vendorNote" not in second.to_wire()
+    assert first.to_wire()["vendor_note"] == "kept"
+
+
+def test_shared_parts_refuse_changes_in_place() -> None:
+    first = _large()[0]
+    with pytest.raises(TypeError):
+        first.__pydantic_fields_set__.add("error_message")
+    extra = first.__pydantic_extra__
+    assert extra is not None
+    with pytest.raises(TypeError):
+        extra["x"] = 1
+    assert "error_message" not in first.model_fields_set and first.model_extra == {}
 
 
 def test_the_large_sessions_messages_take_under_two_mib() -> None:
@@ -124,5 +147,6 @@ def test_the_large_sessions_messages_take_under_two_mib() -> None:
     finally:
         tracemalloc.stop()
     assert len(messages) == len(entries)
-    # each model's own fields-set took 2.67 MiB held and at the peak; shared: ~1.2 and ~1.4
+    # with each model's own fields-set and extra dict: 2.67 MiB held and at the peak; shared:
+    # ~1.05 and ~1.26
     assert held < 2 * 2**20 and peak < 2 * 2**20
