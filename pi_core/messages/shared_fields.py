@@ -77,40 +77,68 @@ def own_shared_parts(model: BaseModel) -> None:
         _set_extra(model, {})
 
 
-FieldsSetPool = dict[tuple[type, frozenset[str]], SharedFieldsSet]
+class FieldsSetPool:
+    """The shared fields-sets handed out so far, by model class and names."""
+
+    def __init__(self) -> None:
+        self._latest: dict[tuple[type, int], SharedFieldsSet] = {}
+        self._all: dict[tuple[type, frozenset[str]], SharedFieldsSet] = {}
+
+    def shared(self, model: BaseModel) -> SharedFieldsSet:
+        """The shared set equal to `model`'s fields-set."""
+        names = model.__pydantic_fields_set__
+        quick = (type(model), len(names))
+        found = self._latest.get(quick)
+        if found is not None and found == names:  # nearly always: compares in C, builds nothing
+            return found
+        key = (type(model), frozenset(names))
+        found = self._all.get(key)
+        if found is None:
+            found = self._all[key] = SharedFieldsSet(names)
+        self._latest[quick] = found
+        return found
+
+
+_IS_MODEL: dict[type, bool] = {}
+"""Whether a type is a pydantic model (`isinstance` through pydantic's ABC metaclass costs more
+than the rest of the walk)."""
+
+
+def _is_model(value: Any) -> bool:
+    cls = type(value)
+    found = _IS_MODEL.get(cls)
+    if found is None:
+        found = _IS_MODEL[cls] = issubclass(cls, BaseModel)
+    return found
 
 
 def share_fields_sets(messages: Iterable[Any], pool: FieldsSetPool | None = None) -> None:
     """Make these messages, their content blocks, usage and cost share equal fields-sets.
 
-    `pool` holds the shared sets by class and names; pass the same one to share across calls.
+    `pool` holds the shared sets; pass the same one to share across calls.
     """
-    if pool is None:
-        pool = {}
+    shared = (pool or FieldsSetPool()).shared
+    set_fields_set, set_extra, no_extra, is_model = _set_fields_set, _set_extra, NO_EXTRA, _is_model
 
     def share(model: BaseModel) -> None:
-        names = model.__pydantic_fields_set__
-        key = (type(model), frozenset(names))
-        shared = pool.get(key)
-        if shared is None:
-            shared = pool[key] = SharedFieldsSet(names)
-        _set_fields_set(model, shared)
-        if model.__pydantic_extra__ == {}:
-            _set_extra(model, NO_EXTRA)
+        set_fields_set(model, shared(model))
+        extra = model.__pydantic_extra__
+        if extra is not None and not extra:
+            set_extra(model, no_extra)
 
     for message in messages:
-        if not isinstance(message, BaseModel):
+        if not is_model(message):
             continue  # an unreadable message's error text
         share(message)
         fields = message.__dict__
         content = fields.get("content")
         if type(content) is list:
             for block in content:
-                if isinstance(block, BaseModel):
+                if is_model(block):
                     share(block)
         usage = fields.get("usage")
-        if isinstance(usage, BaseModel):
+        if is_model(usage):
             share(usage)
             cost = usage.__dict__.get("cost")
-            if isinstance(cost, BaseModel):
+            if is_model(cost):
                 share(cost)

@@ -86,7 +86,7 @@ def parse_messages(entries: list[RawEntry]) -> list[AgentMessage | str]:
     when some message is unreadable are they validated one by one, to find which (its error
     text stands in its place).
     """
-    pool: FieldsSetPool = {}
+    pool = FieldsSetPool()
     messages: list[AgentMessage | str] = []
     try:
         # in slices, each sharing its fields-sets before the next is built: the models' own
