@@ -5,7 +5,8 @@ to 32 slots (~730 bytes), so a 1 MB session's ~3,000 models spent ~1.4 MiB on th
 alike, and ~0.2 MiB on empty dicts of extra fields. Loaded messages share one `SharedFieldsSet`
 per class and names, and one empty `SharedExtra`, instead. A model takes copies of its own
 before it changes (`WireModel.__setattr__` calls `own_shared_parts`); a copy of either (pydantic's
-`model_copy`, `copy.copy`) is a plain set or dict; changing a shared one in place raises.
+`model_copy`, `copy.copy`, `deepcopy`) is a plain set or dict; changing a shared one in place
+raises.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ class SharedFieldsSet(set[str]):
         """Return a plain set with the same names (the copy belongs to one model)."""
         return set(self)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> set[str]:
+        """Return a plain set with the same names, as `__copy__` (the names are strings)."""
+        return set(self)
+
     def with_names(self, names: tuple[str, ...]) -> SharedFieldsSet:
         """This set if it holds every one of `names`, else the shared set with them added."""
         if self.issuperset(names):
@@ -64,6 +69,10 @@ class SharedExtra(dict[str, Any]):
         """Return a plain empty dict (the copy belongs to one model)."""
         return {}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        """Return a plain empty dict, as `__copy__`."""
+        return {}
+
 
 NO_EXTRA = SharedExtra()
 
@@ -73,7 +82,7 @@ def own_shared_parts(model: BaseModel) -> None:
     fields_set = model.__pydantic_fields_set__
     if type(fields_set) is SharedFieldsSet:
         _set_fields_set(model, set(fields_set))
-    if model.__pydantic_extra__ is NO_EXTRA:
+    if type(model.__pydantic_extra__) is SharedExtra:  # NO_EXTRA, or one unpickled
         _set_extra(model, {})
 
 

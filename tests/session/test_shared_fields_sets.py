@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -124,6 +125,17 @@ def test_extra_fields_of_a_loaded_model_are_its_own() -> None:
     assert first.model_extra == {"vendor_note": "kept"}
     assert second.model_extra == {} and "vendorNote" not in second.to_wire()
     assert first.to_wire()["vendor_note"] == "kept"
+
+
+def test_copies_and_unpickled_models_take_extra_fields() -> None:
+    first = _large()[0]
+    for other in (copy.deepcopy(first), copy.copy(first), pickle.loads(pickle.dumps(first))):
+        assert other == first
+        other.vendor_note = "kept"
+        other.error_message = "e"
+        assert other.model_extra == {"vendor_note": "kept"}
+        assert "error_message" in other.model_fields_set
+    assert first.model_extra == {} and "error_message" not in first.model_fields_set
 
 
 def test_shared_parts_refuse_changes_in_place() -> None:
