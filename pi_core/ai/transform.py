@@ -73,7 +73,10 @@ def _foreign_assistant(
             if not block.redacted and block.thinking.strip():
                 content.append(TextContent(text=block.thinking))
         elif isinstance(block, TextContent):
-            content.append(TextContent(text=block.text))
+            # the block itself when it is already what this model reads (no signature, no
+            # extra fields): read-only, and one model fewer per block
+            plain = block.text_signature is None and not block.__pydantic_extra__
+            content.append(block if plain else TextContent(text=block.text))
         else:
             new_id = normalize(block.id, model, message) if normalize is not None else block.id
             if new_id != block.id:
