@@ -1,6 +1,6 @@
 """The base of every wire-format model: snake_case in Python, pi's camelCase in JSON."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
@@ -20,10 +20,12 @@ class WireModel(BaseModel):
         defer_build=True,  # build validators on first use: start-up time is a feature
     )
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        """Set a field as pydantic does, first taking shared sets and dicts for this model alone."""
-        own_shared_parts(self)
-        BaseModel.__setattr__(self, name, value)
+    if not TYPE_CHECKING:  # declared, it would let the type checker pass any attribute name
+
+        def __setattr__(self, name: str, value: Any) -> None:
+            """Set a field as pydantic does, first taking shared sets and dicts of its own."""
+            own_shared_parts(self)
+            BaseModel.__setattr__(self, name, value)
 
     def to_wire(self) -> dict[str, Any]:
         """Return the JSON-ready dict in pi's field names, leaving out unset optional fields."""
