@@ -370,7 +370,10 @@ async def _run(
         startup_done()
     except (StartupError, FileArgumentError, LookupError, OSError, ValueError,
             MissingSessionCwdError) as error:  # fmt: skip
-        click.echo(f"Error: {error}", err=True)
+        from pi_core.terminal_text import for_stream
+
+        # the message can quote a session file's header (its cwd): untrusted text
+        click.echo(for_stream(f"Error: {error}", sys.stderr), err=True)
         return 1
     if session.model is None and not await _local_model(session, registry):
         await session.shutdown()

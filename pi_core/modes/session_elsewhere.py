@@ -46,9 +46,11 @@ def fork_or_stop(options: RunOptions, interactive: bool) -> None:
     if path is None:
         return
     from pi_core.session.missing_cwd import stored_cwd
+    from pi_core.terminal_text import for_stream
 
     out: TextIO = sys.stdout if interactive else sys.stderr
-    out.write(f"Session found in different project: {stored_cwd(path) or ''}\n")
+    # the folder comes from the session file's header: untrusted text
+    out.write(for_stream(f"Session found in different project: {stored_cwd(path) or ''}\n", out))
     out.write("Fork this session into current directory? [y/N] ")
     out.flush()
     answer = sys.stdin.readline()

@@ -5,6 +5,8 @@ nothing sent to the model, the file left as it was."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -91,3 +93,30 @@ def test_a_gone_folder_is_reported_before_a_missing_prompt(cli: Cli, mode: tuple
     assert result.returncode == 1, result.stderr
     assert_refusal(result.stderr, gone, session, cli.cwd)
     assert "No prompt given" not in result.stderr
+
+
+def test_a_hostile_stored_folder_reaches_a_terminal_without_its_escape_sequences(
+    cli: Cli,
+) -> None:
+    gone = cli.cwd.parent / "gone\x1b]0;pwned\x07\x1b[2J"
+    session = saved_session(cli, gone)
+    master, slave = os.openpty()
+    process = subprocess.Popen(
+        [console_script("pi"), "--session", str(session), "-p", "go on"],
+        cwd=cli.cwd, env=cli.env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=slave, close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    written = b""
+    while True:  # until pi exits and the terminal is closed
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        written += chunk
+    os.close(master)
+    assert process.wait(timeout=60) == 1
+    assert b"no longer exists" in written and b"gone" in written
+    assert b"\x1b" not in written and b"\x07" not in written

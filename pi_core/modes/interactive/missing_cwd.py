@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pi_core.session.missing_cwd import MissingSessionCwd, MissingSessionCwdError
+from pi_core.terminal_text import sanitize
 
 if TYPE_CHECKING:
     from pi_core.modes.interactive.host import CommandHost
@@ -93,7 +94,7 @@ async def ask_at_start(issue: MissingSessionCwd) -> bool:
 
 def ask_in_lines(issue: MissingSessionCwd) -> bool:
     """The question for a line terminal (`TERM=dumb`): y continues, anything else cancels."""
-    print(issue.question(), file=sys.stderr)
+    print(sanitize(issue.question()), file=sys.stderr)  # it quotes the session file's header
     try:
         answer = input("Continue in the current folder? [y/N] ")
     except EOFError:
