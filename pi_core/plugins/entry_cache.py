@@ -37,6 +37,15 @@ from importlib.metadata import (
 from pathlib import Path
 from typing import Any
 
+from pi_core.plugins.stamped_cache import (
+    Stamp,
+    read_entries,
+    stamp,
+    stamps,
+    store_entry,
+    unchanged,
+)
+
 CACHE_VERSION = 1
 MAX_ENTRIES = 8
 # A stamp this recent may share its time with a change made right after the scan (file times are
@@ -44,8 +53,6 @@ MAX_ENTRIES = 8
 RACY_NS = 2_000_000_000
 DISABLE_ENV = "PI_NO_ENTRY_POINT_CACHE"
 GROUPS = ("pi", "pi.resources", "pi.commands")
-
-Stamp = list[Any]  # [path, size, mtime_ns]; [path, None, None] for a missing path
 
 
 class KnownDistribution(PathDistribution):
@@ -85,14 +92,6 @@ def _key() -> str:
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
 
 
-def _stamp(path: str) -> Stamp:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return [path, None, None]
-    return [path, status.st_size, status.st_mtime_ns]
-
-
 def entry_points(group: str) -> list[EntryPoint]:
     """Return the entry points of `group` (one of GROUPS), as `importlib.metadata` would."""
     if group not in GROUPS:
@@ -100,7 +99,7 @@ def entry_points(group: str) -> list[EntryPoint]:
     if os.environ.get(DISABLE_ENV):
         return list(scan_entry_points(group=group))
     key = _key()
-    data = _read()
+    data = read_entries(cache_file(), CACHE_VERSION)
     entry = data.get(key)
     dists = _valid(entry) if isinstance(entry, dict) else None
     if dists is None:
@@ -108,7 +107,7 @@ def entry_points(group: str) -> list[EntryPoint]:
         scanned = _scan()
         if scanned is not None:
             if not _racy(scanned["stamps"], started):
-                _write(data, key, scanned)
+                store_entry(cache_file(), CACHE_VERSION, data, key, scanned, MAX_ENTRIES)
             dists = scanned["dists"]
     if dists is None:
         return list(scan_entry_points(group=group))
@@ -121,29 +120,26 @@ def entry_points(group: str) -> list[EntryPoint]:
 
 def _valid(entry: dict[str, Any]) -> list[dict[str, Any]] | None:
     """The cached distributions, if nothing the scan read has changed since."""
-    stamps, dists = entry.get("stamps"), entry.get("dists")
-    if not isinstance(stamps, list) or not isinstance(dists, list):
+    recorded, dists = entry.get("stamps"), entry.get("dists")
+    if not isinstance(recorded, list) or not isinstance(dists, list):
         return None
-    for stamp in stamps:
-        if not isinstance(stamp, list) or len(stamp) != 3 or _stamp(stamp[0]) != stamp:
-            return None
-    return dists
+    return dists if unchanged(recorded) else None
 
 
-def _racy(stamps: list[Stamp], started: int) -> bool:
-    return any(mtime is not None and mtime > started - RACY_NS for _, _, mtime in stamps)
+def _racy(recorded: list[Stamp], started: int) -> bool:
+    return any(mtime is not None and mtime > started - RACY_NS for _, _, mtime in recorded)
 
 
 def _scan() -> dict[str, Any] | None:
     """Scan the installed distributions: those with a `pi*` entry point, and the stamps; None
     when some distribution has no metadata folder to stamp."""
     paths = [entry or os.getcwd() for entry in sys.path]
-    stamps = [_stamp(path) for path in dict.fromkeys(paths)]
+    found_stamps = stamps(paths)
     for dist in distributions():
         folder = getattr(dist, "_path", None)
         if not isinstance(folder, Path):
             return None
-        stamps.append(_stamp(str(folder / "entry_points.txt")))
+        found_stamps.append(stamp(str(folder / "entry_points.txt")))
     dists: dict[str, dict[str, str]] = {}
     everything = scan_entry_points()
     for ep in (ep for group in GROUPS for ep in everything.select(group=group)):
@@ -154,36 +150,10 @@ def _scan() -> dict[str, Any] | None:
             return None
         if str(folder) not in dists:
             # the name and version kept come from here: an edit in place is seen too
-            stamps += [_stamp(str(folder / name)) for name in ("METADATA", "PKG-INFO")]
+            found_stamps += [stamp(str(folder / name)) for name in ("METADATA", "PKG-INFO")]
             dists[str(folder)] = {
                 "path": str(folder),
                 "name": ep.dist.name,
                 "version": ep.dist.version,
             }
-    return {"stamps": stamps, "dists": list(dists.values())}
-
-
-def _read() -> dict[str, Any]:
-    try:
-        data = json.loads(cache_file().read_bytes())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
-        return {}
-    entries = data.get("entries")
-    return entries if isinstance(entries, dict) else {}
-
-
-def _write(entries: dict[str, Any], key: str, scanned: dict[str, Any]) -> None:
-    entries.pop(key, None)
-    entries[key] = scanned
-    while len(entries) > MAX_ENTRIES:  # oldest first: dicts keep insertion order
-        entries.pop(next(iter(entries)))
-    path = cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        from pi_core.fileio import atomic_write  # only on a miss: tempfile is not cheap
-
-        atomic_write(path, json.dumps({"version": CACHE_VERSION, "entries": entries}))
-    except OSError:
-        pass
+    return {"stamps": found_stamps, "dists": list(dists.values())}

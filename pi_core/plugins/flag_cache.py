@@ -23,11 +23,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from pi_core.plugins.stamped_cache import read_entries, stamps, store_entry, unchanged
+
 CACHE_VERSION = 1
 MAX_ENTRIES = 16
 DISABLE_ENV = "PI_NO_HELP_CACHE"
-
-Stamp = list[Any]  # [path, size, mtime_ns], or [path, None, None] for a missing path
 
 
 def cache_file() -> Path:
@@ -44,42 +44,18 @@ def cache_key(cwd: Path, agent_dir: Path, options: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def _stamp(path: str) -> Stamp:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return [path, None, None]
-    return [path, status.st_size, status.st_mtime_ns]
-
-
-def stamps(paths: Iterable[str]) -> list[Stamp]:
-    """Return the size and modification time of each path (None, None when it is missing)."""
-    return [_stamp(path) for path in dict.fromkeys(paths)]
-
-
-def _read_all() -> dict[str, Any]:
-    try:
-        data = json.loads(cache_file().read_bytes())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("version") == CACHE_VERSION else {}
-
-
 def cached_flags(key: str) -> list[dict[str, Any]] | None:
     """Return the flags stored under `key` if nothing they depend on changed, else None."""
     if os.environ.get(DISABLE_ENV):
         return None
-    entry = _read_all().get("entries", {}).get(key)
+    entry = read_entries(cache_file(), CACHE_VERSION).get(key)
     if not isinstance(entry, dict):
         return None
     recorded = entry.get("stamps")
     flags = entry.get("flags")
     if not isinstance(recorded, list) or not isinstance(flags, list):
         return None
-    for stamp in recorded:
-        if not isinstance(stamp, list) or len(stamp) != 3 or _stamp(stamp[0]) != stamp:
-            return None
-    return flags
+    return flags if unchanged(recorded) else None
 
 
 def watched_paths(before: set[str], extra: Iterable[str]) -> list[str]:
@@ -99,19 +75,6 @@ def store_flags(key: str, flags: list[dict[str, Any]], paths: list[str]) -> None
     """Remember `flags` under `key` with the stamps of `paths`; failures are ignored (a cache)."""
     if os.environ.get(DISABLE_ENV):
         return
-    data = _read_all()
-    entries = data.get("entries")
-    if not isinstance(entries, dict):
-        entries = {}
-    entries.pop(key, None)
-    entries[key] = {"flags": flags, "stamps": stamps(paths)}
-    while len(entries) > MAX_ENTRIES:  # oldest first: dicts keep insertion order
-        entries.pop(next(iter(entries)))
-    path = cache_file()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        from pi_core.fileio import atomic_write  # only on a miss: tempfile is not cheap
-
-        atomic_write(path, json.dumps({"version": CACHE_VERSION, "entries": entries}))
-    except OSError:
-        pass
+    entries = read_entries(cache_file(), CACHE_VERSION)
+    entry = {"flags": flags, "stamps": stamps(paths)}
+    store_entry(cache_file(), CACHE_VERSION, entries, key, entry, MAX_ENTRIES)
