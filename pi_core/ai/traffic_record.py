@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import threading
@@ -50,15 +51,10 @@ class Recorder:
             file.write(json.dumps(line) + "\n")
 
 
-_RECORDERS: dict[str, Recorder] = {}
-
-
+@functools.cache
 def recorder(path: str) -> Recorder:
     """Return this process's recorder for `path`."""
-    found = _RECORDERS.get(path)
-    if found is None:
-        found = _RECORDERS[path] = Recorder(Path(path))
-    return found
+    return Recorder(Path(path))
 
 
 class RecordingTransport(httpx.AsyncBaseTransport):

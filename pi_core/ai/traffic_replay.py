@@ -9,6 +9,7 @@ request's number and the JSON path where the bodies part (`$.messages[1].content
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -131,12 +132,7 @@ class _Replayed(httpx.AsyncByteStream):
             raise httpx.ReadError(self.failure)
 
 
-_REPLAYERS: dict[str, Replayer] = {}
-
-
+@functools.cache
 def replayer(path: str) -> Replayer:
     """Return this process's replay of `path` (one request count for every endpoint)."""
-    found = _REPLAYERS.get(path)
-    if found is None:
-        found = _REPLAYERS[path] = Replayer(Path(path))
-    return found
+    return Replayer(Path(path))
