@@ -17,13 +17,20 @@ from typing import Any
 
 from pi_plugin_batch.agentdir import make_agent_dir
 from pi_plugin_batch.budget import Budget
-from pi_plugin_batch.child import ChildOutcome
-from pi_plugin_batch.errors import Disposition, Verdict, judge
+from pi_plugin_batch.errors import judge
 from pi_plugin_batch.gate import BudgetGate
 from pi_plugin_batch.inprocess import InProcessRun, run_in_process
-from pi_plugin_batch.runner import GIT_LOCK, AttemptResult, AttemptSpec, attempt_record, run_setup
+from pi_plugin_batch.runner import (
+    AttemptResult,
+    AttemptSpec,
+    attempt_record,
+    error_result,
+    prepare_workspace,
+    release_workspace,
+    run_setup,
+)
 from pi_plugin_batch.task_entry import TaskEntry
-from pi_plugin_batch.workspace import WorkspaceError, prepare
+from pi_plugin_batch.workspace import WorkspaceError
 
 
 @dataclass
@@ -47,17 +54,13 @@ async def run_attempt_in_process(
     session.unlink(missing_ok=True)  # a new session at this path
     gate = BudgetGate(Budget(spec.max_cost)) if spec.max_cost is not None else None
 
-    def failed(verdict: Verdict) -> InProcessAttempt:
-        record = attempt_record(spec, verdict, ChildOutcome(), started_at, start)
-        return InProcessAttempt(AttemptResult(record, verdict), [], session)
+    def failed(message: str) -> InProcessAttempt:  # an infrastructure error: retried
+        return InProcessAttempt(error_result(spec, message, started_at, start), [], session)
 
     try:
-        async with GIT_LOCK:
-            workspace = await asyncio.to_thread(
-                prepare, spec.task, spec.task_base, spec.out / "work" / spec.name, spec.in_place
-            )
+        workspace = await prepare_workspace(spec)
     except WorkspaceError as error:
-        return failed(Verdict("error", "infrastructure", Disposition.RETRY, f"workspace: {error}"))
+        return failed(f"workspace: {error}")
     try:
         if spec.task.setup:
             await asyncio.to_thread(
@@ -82,11 +85,9 @@ async def run_attempt_in_process(
         patch = await asyncio.to_thread(workspace.patch)
         (artifacts / "patch.diff").write_text(patch)
     except (OSError, RuntimeError) as error:
-        return failed(Verdict("error", "infrastructure", Disposition.RETRY, str(error)))
+        return failed(str(error))
     finally:
-        if not spec.keep_work:
-            async with GIT_LOCK:
-                await asyncio.to_thread(workspace.remove)
+        await release_workspace(spec, workspace)
     record = attempt_record(spec, verdict, outcome, started_at, start)
     record["patch"] = patch
     if record["final"]:  # a retried try's session and artifacts are replaced by the next try's

@@ -21,7 +21,7 @@ from pi_plugin_batch.child import ChildOutcome, ChildRun, run_child
 from pi_plugin_batch.errors import OK, Disposition, Verdict, judge
 from pi_plugin_batch.tasks import Task
 from pi_plugin_batch.token_request import TOKENS_ENV, TokenRequest
-from pi_plugin_batch.workspace import WorkspaceError, prepare
+from pi_plugin_batch.workspace import Workspace, WorkspaceError, prepare
 
 EventSink = Callable[[str, dict[str, Any]], None]
 GIT_LOCK = asyncio.Lock()  # one event loop per driver process
@@ -92,20 +92,16 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
     state.unlink(missing_ok=True)
     unreplayable = replay.missing_recording(spec.name, spec.replay_from)
     if unreplayable is not None:
-        record = _record(spec, unreplayable, ChildOutcome(), started_at, start)
+        record = attempt_record(spec, unreplayable, ChildOutcome(), started_at, start)
         return AttemptResult(record, unreplayable)
     try:
-        async with GIT_LOCK:  # worktree add/prune of one repository must not interleave
-            workspace = await asyncio.to_thread(
-                prepare, spec.task, spec.task_base, spec.out / "work" / spec.name, spec.in_place
-            )
+        workspace = await prepare_workspace(spec)
     except WorkspaceError as error:
-        verdict = Verdict("error", "infrastructure", Disposition.RETRY, f"workspace: {error}")
-        return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
+        return error_result(spec, f"workspace: {error}", started_at, start)
     try:
         if spec.task.setup:
             await asyncio.to_thread(
-                _run_setup, spec.task.setup, workspace.path, artifacts / "setup.log"
+                run_setup, spec.task.setup, workspace.path, artifacts / "setup.log"
             )
         agent = make_agent_dir(spec.user_agent_dir, spec.out / "agents" / spec.name,
                                spec.task.settings)  # fmt: skip
@@ -125,13 +121,10 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
         patch = await asyncio.to_thread(workspace.patch)
         (artifacts / "patch.diff").write_text(patch)
     except (OSError, RuntimeError) as error:
-        verdict = Verdict("error", "infrastructure", Disposition.RETRY, str(error))
-        return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
+        return error_result(spec, str(error), started_at, start)
     finally:
-        if not spec.keep_work:
-            async with GIT_LOCK:
-                await asyncio.to_thread(workspace.remove)
-    record = _record(spec, verdict, outcome, started_at, start)
+        await release_workspace(spec, workspace)
+    record = attempt_record(spec, verdict, outcome, started_at, start)
     record["patch"] = patch
     if record["final"]:  # a retried try's session and artifacts are replaced by the next try's
         record["session"] = str(session.relative_to(spec.out))
@@ -139,10 +132,25 @@ async def run_attempt(spec: AttemptSpec, on_event: EventSink) -> AttemptResult:
     return AttemptResult(record, verdict)
 
 
+async def prepare_workspace(spec: AttemptSpec) -> Workspace:
+    """Make the attempt's working copy (raises WorkspaceError)."""
+    async with GIT_LOCK:  # worktree add/prune of one repository must not interleave
+        return await asyncio.to_thread(
+            prepare, spec.task, spec.task_base, spec.out / "work" / spec.name, spec.in_place
+        )
+
+
+async def release_workspace(spec: AttemptSpec, workspace: Workspace) -> None:
+    """Remove the attempt's working copy, unless the batch keeps them."""
+    if not spec.keep_work:
+        async with GIT_LOCK:
+            await asyncio.to_thread(workspace.remove)
+
+
 def error_result(spec: AttemptSpec, message: str, started_at: str, start: float) -> AttemptResult:
-    """An attempt that never got to run pi: an infrastructure error, retried."""
+    """An attempt ended by an infrastructure error (its record holds no run's outcome): retried."""
     verdict = Verdict("error", "infrastructure", Disposition.RETRY, message)
-    return AttemptResult(_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
+    return AttemptResult(attempt_record(spec, verdict, ChildOutcome(), started_at, start), verdict)
 
 
 def _pi_args(spec: AttemptSpec, session: Path) -> list[str]:
@@ -179,21 +187,18 @@ def _env(spec: AttemptSpec, agent: Path, state: Path) -> dict[str, str]:
     return env
 
 
-def _run_setup(command: str, cwd: Path, log: Path) -> None:
+def run_setup(command: str, cwd: Path, log: Path) -> None:
+    """Run a task's `setup` in its working copy, its output to `log`; raise if it fails."""
     with log.open("wb") as out:
         result = subprocess.run(["bash", "-c", command], cwd=cwd, stdout=out, stderr=out)
     if result.returncode != 0:
         raise RuntimeError(f"setup exited with status {result.returncode}")
 
 
-def run_setup(command: str, cwd: Path, log: Path) -> None:
-    """Run a task's `setup` in its working copy, its output to `log`; raise if it fails."""
-    _run_setup(command, cwd, log)
-
-
-def _record(
+def attempt_record(
     spec: AttemptSpec, verdict: Verdict, outcome: ChildOutcome, started_at: str, start: float
 ) -> dict[str, Any]:
+    """The record of one attempt, as a results.jsonl line holds it (patch and paths unset)."""
     assistant = [m for m in outcome.messages if m.get("role") == "assistant"]
     usage = {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0}
     cost = 0.0
@@ -237,10 +242,3 @@ def _record(
         "started_at": started_at,
         "ended_at": datetime.now(UTC).isoformat(),
     }
-
-
-def attempt_record(
-    spec: AttemptSpec, verdict: Verdict, outcome: ChildOutcome, started_at: str, start: float
-) -> dict[str, Any]:
-    """The record of one attempt, as a results.jsonl line holds it (patch and paths unset)."""
-    return _record(spec, verdict, outcome, started_at, start)
