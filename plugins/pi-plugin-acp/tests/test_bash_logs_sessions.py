@@ -3,24 +3,14 @@ bash commands only; the others' stay readable until they end."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 from acp import text_block
+from acp_test_client import Project, Recorder
 
 from pi_core.testing import chat_stream
-
-_spec = importlib.util.spec_from_file_location(
-    "acp_e2e_helpers", Path(__file__).with_name("test_e2e.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Project = _helpers.Project
-Recorder = _helpers.Recorder
-project = _helpers.project  # the fixture
 
 LONG = "seq 5000"
 """More lines than bash keeps: its full output goes to a file the model is told about."""

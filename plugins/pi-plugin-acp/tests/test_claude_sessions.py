@@ -4,7 +4,6 @@ first, and a folder whose settings are broken closes only its own session's gate
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -13,18 +12,9 @@ from typing import Any
 import pytest
 from acp import text_block
 from acp.schema import AllowedOutcome, RequestPermissionResponse
+from acp_test_client import Project, Recorder
 
 from pi_core.testing import chat_stream
-
-_spec = importlib.util.spec_from_file_location(
-    "acp_e2e_helpers", Path(__file__).with_name("test_e2e.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Project = _helpers.Project
-Recorder = _helpers.Recorder
-project = _helpers.project  # the fixture
 
 MARK = "echo ran > ran.txt"
 

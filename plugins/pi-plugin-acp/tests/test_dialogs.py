@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,20 +15,11 @@ from acp.schema import (
     RequestPermissionResponse,
     ToolCallUpdate,
 )
+from acp_test_client import Project, Recorder
 from pi_plugin_acp.call_scope import close_scope, open_scope
 from pi_plugin_acp.dialogs import AcpDialogUI
 
 from pi_core.testing import chat_stream
-
-_spec = importlib.util.spec_from_file_location(
-    "acp_e2e_helpers", Path(__file__).with_name("test_e2e.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Project = _helpers.Project
-Recorder = _helpers.Recorder
-project = _helpers.project  # the fixture
 
 MARK = "echo ran > ran.txt"
 

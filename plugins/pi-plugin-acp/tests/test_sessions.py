@@ -4,7 +4,6 @@ permission gate, and fork (`session/fork`, `_pi/fork`)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -14,18 +13,9 @@ from pathlib import Path
 import pytest
 from acp import RequestError, text_block
 from acp.schema import EnvVariable, HttpMcpServer, McpServerStdio
+from acp_test_client import Project, Recorder
 
 from pi_core.testing import chat_stream
-
-_spec = importlib.util.spec_from_file_location(
-    "acp_e2e_helpers", Path(__file__).with_name("test_e2e.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Project = _helpers.Project
-Recorder = _helpers.Recorder
-project = _helpers.project  # the fixture
 
 DEMO = Path(__file__).parents[2] / "pi-plugin-mcp" / "tests" / "servers" / "demo_server.py"
 
