@@ -1,4 +1,5 @@
-"""Real MCP servers for the tests: the demo server over stdio, and over Streamable HTTP."""
+"""Fixtures: real MCP servers for the tests (the demo server over stdio and over Streamable HTTP),
+and `pi mcp serve` served to the SDK's client against the loopback fake model."""
 
 from __future__ import annotations
 
@@ -12,7 +13,20 @@ from typing import Any
 import pytest
 from pi_plugin_mcp.config import ServerConfig, parse_server
 
+sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
+
+from mcp_serve_client import Served
+
+from pi_core.testing import FakeLLMServer
+
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """`pi mcp serve`'s project, agent dir and HOME against a fake model."""
+    with FakeLLMServer() as fake:
+        yield Served(tmp_path, fake)
 
 
 @pytest.fixture

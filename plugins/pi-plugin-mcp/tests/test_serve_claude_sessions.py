@@ -4,23 +4,13 @@ served coding tools obey the served folder's rules too."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from mcp_serve_client import Served, text_of
 
 from pi_core.testing import chat_stream
-
-_spec = importlib.util.spec_from_file_location(
-    "mcp_serve_helpers", Path(__file__).with_name("test_serve.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Served = _helpers.Served
-served = _helpers.served  # the fixture
-text_of = _helpers.text_of
 
 MARK = "echo ran > ran.txt"
 

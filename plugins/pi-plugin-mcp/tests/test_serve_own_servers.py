@@ -3,22 +3,13 @@ servers its folder configures, and sees only those, while other served sessions 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
-from pi_core.testing import chat_stream
+from mcp_serve_client import Served, text_of
 
-_spec = importlib.util.spec_from_file_location(
-    "mcp_serve_helpers", Path(__file__).with_name("test_serve.py")
-)
-assert _spec is not None and _spec.loader is not None
-_helpers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_helpers)
-Served = _helpers.Served
-served = _helpers.served  # the fixture
-text_of = _helpers.text_of
+from pi_core.testing import chat_stream
 
 DEMO = Path(__file__).parent / "servers" / "demo_server.py"
 
