@@ -120,3 +120,22 @@ def run_batch(
 def records(out: Path) -> list[dict[str, Any]]:
     """The lines of results.jsonl."""
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+def git_repo(
+    repo: Path, files: dict[str, str], *, tag: str | None = None, then: dict[str, str] | None = None
+) -> None:
+    """Make a git repository at `repo` whose first commit holds `files`, tagged `tag` if given;
+    with `then`, a second commit writes those files over."""
+    repo.mkdir()
+    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
+        subprocess.run(["git", *args], cwd=repo, check=True)
+    for commit, contents in enumerate((files, then or {})):
+        if not contents:
+            continue
+        for name, text in contents.items():
+            (repo / name).write_text(text)
+        subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+        subprocess.run(["git", "commit", "-qm", f"v{commit + 1}"], cwd=repo, check=True)
+        if commit == 0 and tag is not None:
+            subprocess.run(["git", "tag", tag], cwd=repo, check=True)

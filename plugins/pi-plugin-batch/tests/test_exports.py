@@ -9,21 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from batch_helpers import Fake, records, run_batch, write_tasks
+from batch_helpers import Fake, git_repo, records, run_batch, write_tasks
 from pi_plugin_batch.atif import Trajectory
 
 from pi_core.testing import FakeResponse, RecordedRequest, chat_stream
 
 MODEL = ("--model", "fake/fake-model")
-
-
-def _git_repo(repo: Path) -> None:
-    repo.mkdir()
-    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
-        subprocess.run(["git", *args], cwd=repo, check=True)
-    (repo / "README").write_text("v1\n")
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True)
 
 
 def _export(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -34,7 +25,7 @@ def _export(out: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.fixture
 def batch_out(fake: Fake, tmp_path: Path) -> Path:
     """A finished batch: `fix-1` in a git worktree (a patch), `plain-2` in a plain folder (none)."""
-    _git_repo(tmp_path / "repo")
+    git_repo(tmp_path / "repo", {"README": "v1\n"})
     (tmp_path / "plain").mkdir()
     tasks = [{"id": "fix-1", "prompt": "mark fix-1", "repo": "repo"},
              {"id": "plain-2", "prompt": "mark plain-2", "workdir": "plain"}]  # fmt: skip

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from batch_helpers import Fake, records, run_batch, write_tasks
+from batch_helpers import Fake, git_repo, records, run_batch, write_tasks
 from pi_plugin_batch.runner import AttemptSpec
 from pi_plugin_batch.tasks import Task
 
@@ -20,21 +19,11 @@ MODEL = ("--model", "fake/fake-model")
 VOLATILE = {"host", "pid", "started_at", "ended_at", "wall_s"}
 
 
-def _git_repo(repo: Path) -> None:
-    repo.mkdir()
-    for command in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
-        subprocess.run(["git", *command], cwd=repo, check=True)
-    (repo / "app.py").write_text("print('v1')\n")
-    subprocess.run(["git", "add", "."], cwd=repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True)
-    subprocess.run(["git", "tag", "v1"], cwd=repo, check=True)
-
-
 def _mixed_tasks(tmp_path: Path) -> Path:
     """Folder copies, worktrees at a tag, a prompt file, a budget that stops the tool."""
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "README").write_text("a project\n")
-    _git_repo(tmp_path / "repo")
+    git_repo(tmp_path / "repo", {"app.py": "print('v1')\n"}, tag="v1")
     (tmp_path / "prompts").mkdir()
     (tmp_path / "prompts" / "p1.md").write_text("mark p1")
     tasks: list[dict[str, Any]] = [

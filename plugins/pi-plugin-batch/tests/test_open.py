@@ -7,22 +7,19 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from batch_helpers import Fake, batch_env, pi_batch_command, records, run_batch, write_tasks
+from batch_helpers import (
+    Fake,
+    batch_env,
+    git_repo,
+    pi_batch_command,
+    records,
+    run_batch,
+    write_tasks,
+)
 
 from pi_core.testing import FakeResponse, RecordedRequest, chat_stream, console_script
 
 MODEL = ("--model", "fake/fake-model")
-
-
-def _git_repo(path: Path) -> None:
-    path.mkdir()
-    for command in (["init", "-q"], ["config", "user.email", "t@example.com"],
-                    ["config", "user.name", "t"]):  # fmt: skip
-        subprocess.run(["git", *command], cwd=path, check=True)
-    (path / "README").write_text("v1\n")
-    subprocess.run(["git", "add", "."], cwd=path, check=True)
-    subprocess.run(["git", "commit", "-qm", "v1"], cwd=path, check=True)
-    subprocess.run(["git", "tag", "v1"], cwd=path, check=True)
 
 
 def _last_user_text(body: dict[str, Any]) -> str:
@@ -48,7 +45,7 @@ def _continuing(fake: Fake) -> None:
 
 
 def _finished_batch(fake: Fake, tmp_path: Path) -> Path:
-    _git_repo(tmp_path / "repo")
+    git_repo(tmp_path / "repo", {"README": "v1\n"}, tag="v1")
     task = {"id": "w1", "prompt": "mark w1", "repo": "repo", "ref": "v1"}
     tasks = write_tasks(tmp_path / "tasks.jsonl", [task])
     out = tmp_path / "out"

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from batch_helpers import Fake, batch_env, pi_batch_command, records, run_batch, write_tasks
+from batch_helpers import (
+    Fake,
+    batch_env,
+    git_repo,
+    pi_batch_command,
+    records,
+    run_batch,
+    write_tasks,
+)
 from ray_head import free_port
 from ray_head import ray_head as start_ray_head
 
@@ -31,23 +39,11 @@ def ray_address() -> Iterator[str]:
         yield address
 
 
-def _git_repo(repo: Path) -> None:
-    repo.mkdir()
-    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
-        subprocess.run(["git", *args], cwd=repo, check=True)
-    (repo / "README").write_text("v1\n")
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True)
-    subprocess.run(["git", "tag", "v1"], cwd=repo, check=True)
-    (repo / "README").write_text("v2\n")
-    subprocess.run(["git", "commit", "-qam", "v2"], cwd=repo, check=True)
-
-
 def _mixed_tasks(tmp_path: Path) -> Path:
     """Ten tasks of every kind of source: a folder copy, a worktree at a tag, a prompt file."""
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "README").write_text("a project\n")
-    _git_repo(tmp_path / "repo")
+    git_repo(tmp_path / "repo", {"README": "v1\n"}, tag="v1", then={"README": "v2\n"})
     (tmp_path / "prompts").mkdir()
     (tmp_path / "prompts" / "p1.md").write_text("mark p1")
     tasks: list[dict[str, Any]] = [

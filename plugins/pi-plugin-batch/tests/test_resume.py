@@ -11,18 +11,17 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from batch_helpers import Fake, batch_env, pi_batch_command, records, run_batch, write_tasks
+from batch_helpers import (
+    Fake,
+    batch_env,
+    git_repo,
+    pi_batch_command,
+    records,
+    run_batch,
+    write_tasks,
+)
 
 MODEL = ("--model", "fake/fake-model")
-
-
-def _git_repo(repo: Path) -> None:
-    repo.mkdir()
-    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
-        subprocess.run(["git", *args], cwd=repo, check=True)
-    (repo / "README").write_text("hello\n")
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "one"], cwd=repo, check=True)
 
 
 def _processes_mentioning(text: str) -> list[int]:
@@ -53,7 +52,7 @@ def _until(condition: Callable[[], bool], timeout: float = 60.0) -> None:
 
 
 def test_kill_9_of_the_driver_then_resume(fake: Fake, tmp_path: Path) -> None:
-    _git_repo(tmp_path / "repo")
+    git_repo(tmp_path / "repo", {"README": "hello\n"})
     ids = [f"r{n}" for n in range(6)]
     fake.hang.update({"r4", "r5"})
     task_lines = [{"id": i, "prompt": f"mark {i}", "repo": "repo"} for i in ids]

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from batch_helpers import Fake, batch_env, records, run_batch, write_tasks
+from batch_helpers import Fake, batch_env, git_repo, records, run_batch, write_tasks
 
 from pi_core import SessionManager
 
@@ -54,7 +54,7 @@ def test_a_repo_task_runs_in_a_worktree_at_ref_and_records_its_patch(
     fake: Fake, tmp_path: Path
 ) -> None:
     repo = tmp_path / "repo"
-    _git_repo(repo)
+    git_repo(repo, {"README": "v1\n"}, tag="v1", then={"README": "v2\n"})
     task = {"id": "w1", "prompt": "mark w1", "repo": "repo", "ref": "v1"}
     tasks = write_tasks(tmp_path / "t.jsonl", [task])
     out = tmp_path / "out"
@@ -216,18 +216,6 @@ def _pi() -> list[str]:
     import sys
 
     return [sys.executable, "-m", "pi_core"]
-
-
-def _git_repo(repo: Path) -> None:
-    repo.mkdir()
-    for args in (["init", "-q"], ["config", "user.email", "t@t"], ["config", "user.name", "t"]):
-        subprocess.run(["git", *args], cwd=repo, check=True)
-    (repo / "README").write_text("v1\n")
-    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    subprocess.run(["git", "commit", "-qm", "v1"], cwd=repo, check=True)
-    subprocess.run(["git", "tag", "v1"], cwd=repo, check=True)
-    (repo / "README").write_text("v2\n")
-    subprocess.run(["git", "commit", "-qam", "v2"], cwd=repo, check=True)
 
 
 def _worktrees(repo: Path) -> int:
